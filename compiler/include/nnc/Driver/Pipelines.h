@@ -1,0 +1,44 @@
+//===- Pipelines.h - nnc's named pass pipelines -----------------*- C++ -*-===//
+//
+// Part of nnc. The stages of compilation as one ordered list, and the pass
+// pipeline that takes a module from one stage to the next. nnc and nnc-opt
+// share these, so what a test runs is what users run.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNC_DRIVER_PIPELINES_H
+#define NNC_DRIVER_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
+namespace nnc {
+
+/// Stages in pipeline order: stopping after stage X is `stage <= X`.
+enum class Stage {
+  NN, ///< the verified nn dialect, as parsed and canonicalised
+};
+
+/// Every stage with its --emit name and a one-line description.
+struct StageInfo {
+  Stage stage;
+  llvm::StringRef name;
+  llvm::StringRef help;
+};
+llvm::ArrayRef<StageInfo> getStages();
+std::optional<Stage> parseStage(llvm::StringRef name);
+
+/// The passes that bring a freshly parsed module to `stage`.
+void buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage);
+
+/// nn-level clean-up: canonicalisation (the ops' folders) and CSE.
+void buildNNCleanupPipeline(mlir::OpPassManager &pm);
+
+/// Registers the pipelines above under names nnc-opt accepts.
+void registerPipelines();
+
+} // namespace nnc
+
+#endif // NNC_DRIVER_PIPELINES_H

@@ -1,0 +1,43 @@
+//===- ModelGen.h - .nn syntax trees to nn dialect IR -----------*- C++ -*-===//
+//
+// Part of nnc. Checks a parsed model (names, options, shapes) and builds the
+// nn module: parameters, the optimizer, @forward and @loss. Every op carries
+// the file:line:col of the layer that made it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNC_PARSER_MODELGEN_H
+#define NNC_PARSER_MODELGEN_H
+
+#include "nnc/Parser/AST.h"
+#include "nnc/Parser/Parser.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <map>
+#include <string>
+
+namespace nnc {
+
+struct ModelOptions {
+  /// Values that replace the model's `let` and `batch` constants
+  /// (`nnc --set n=4096`, `--batch=32`).
+  std::map<std::string, double> overrides;
+};
+
+/// Builds the nn module of `model`. Reports errors through the MLIR
+/// diagnostic engine and returns nullptr on the first one. An override that
+/// names no constant of the model is an error too.
+mlir::OwningOpRef<mlir::ModuleOp> genModel(const SourceLocator &locator,
+                                           const ast::Module &model,
+                                           const ModelOptions &options);
+
+/// Parses and generates in one step.
+mlir::OwningOpRef<mlir::ModuleOp> parseModel(llvm::SourceMgr &sourceMgr,
+                                             mlir::MLIRContext *context,
+                                             const ModelOptions &options);
+
+} // namespace nnc
+
+#endif // NNC_PARSER_MODELGEN_H

@@ -1,0 +1,41 @@
+//===- Pipelines.cpp - nnc's named pass pipelines -------------------------===//
+//
+// Part of nnc.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnc/Driver/Pipelines.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace nnc;
+
+llvm::ArrayRef<StageInfo> nnc::getStages() {
+  static const StageInfo stages[] = {
+      {Stage::NN, "nn", "the verified nn dialect (forward and loss)"},
+  };
+  return stages;
+}
+
+std::optional<Stage> nnc::parseStage(llvm::StringRef name) {
+  for (const StageInfo &info : getStages())
+    if (info.name == name)
+      return info.stage;
+  return std::nullopt;
+}
+
+void nnc::buildNNCleanupPipeline(mlir::OpPassManager &pm) {
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+}
+
+void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage) {
+  buildNNCleanupPipeline(pm);
+  (void)stage;
+}
+
+void nnc::registerPipelines() {
+  mlir::PassPipelineRegistration<>(
+      "nn-cleanup", "Canonicalise and CSE nn IR", buildNNCleanupPipeline);
+}

@@ -1,0 +1,24 @@
+//===- Registration.cpp - dialects and passes nnc uses --------------------===//
+//
+// Part of nnc.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnc/Driver/Registration.h"
+#include "nn/IR/NNDialect.h"
+#include "nnc/Driver/Pipelines.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/Passes.h"
+
+void nnc::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::nn::NNDialect, mlir::func::FuncDialect,
+                  mlir::arith::ArithDialect, mlir::tensor::TensorDialect>();
+}
+
+void nnc::registerAllPasses() {
+  mlir::registerTransformsPasses();
+  registerPipelines();
+}

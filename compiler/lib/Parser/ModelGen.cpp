@@ -1,0 +1,451 @@
+//===- ModelGen.cpp - .nn syntax trees to nn dialect IR -------------------===//
+//
+// Part of nnc. Walks the statements in order: constants, inputs and labels,
+// layers (Layers.cpp) into @forward, then the loss into @loss, which calls
+// @forward and adds weight-decay terms.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelGenImpl.h"
+
+#include "nn/IR/ShapeFunctions.h"
+
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace nnc;
+using namespace nnc::detail;
+using llvm::SMLoc;
+using llvm::StringRef;
+
+ModelGen::ModelGen(const SourceLocator &locator, const ModelOptions &options)
+    : locator(locator), options(options), eval(locator),
+      builder(locator.getContext()) {}
+
+OwningOpRef<ModuleOp> ModelGen::generate(const ast::Module &model) {
+  Location fileLoc = locator.get(SMLoc());
+  module = ModuleOp::create(fileLoc);
+  builder.setInsertionPointToEnd(module->getBody());
+
+  // @forward is created up front; its signature grows as inputs appear.
+  forward = func::FuncOp::create(builder, fileLoc, "forward",
+                                 builder.getFunctionType({}, {}));
+  forward.addEntryBlock();
+  builder.setInsertionPointToEnd(module->getBody());
+
+  for (const ast::Statement &stmt : model.statements)
+    if (failed(genStatement(stmt)))
+      return nullptr;
+
+  if (failed(checkComplete(fileLoc)) || failed(finishForward()) ||
+      (lossStmt && failed(genLoss())))
+    return nullptr;
+  if (failed(verify(*module)))
+    return nullptr;
+  return std::move(module);
+}
+
+LogicalResult ModelGen::checkComplete(Location fileLoc) {
+  if (!modelStmt)
+    return emitError(fileLoc)
+           << "the model has no name; start the file with 'model NAME'";
+  if (lastLayer.empty())
+    return emitError(locator.get(modelStmt->loc))
+           << "model '" << modelStmt->name << "' has no layers";
+  if (optimizerStmt && !lossStmt)
+    return emitError(locator.get(optimizerStmt->loc))
+           << "the model has an optimizer but no loss; add 'loss ...(...)'";
+  if (!labels.empty() && !lossStmt)
+    return emitError(locator.get(labels.front().loc))
+           << "the model declares labels but no loss; add 'loss ...(...)'";
+  for (const auto &[name, value] : options.overrides)
+    if (!usedOverrides.count(name))
+      return emitError(locator.get(modelStmt->loc))
+             << "--set " << name << ": model '" << modelStmt->name
+             << "' defines no constant '" << name << "'";
+  return success();
+}
+
+LogicalResult ModelGen::genStatement(const ast::Statement &stmt) {
+  auto once = [&](const ast::Statement *&slot, StringRef what) {
+    if (!slot) {
+      slot = &stmt;
+      return success();
+    }
+    auto prev = locator.get(slot->loc);
+    return LogicalResult(emitError(locator.get(stmt.loc))
+                         << "a model has one '" << what << "' statement"
+                         << "; the first is at " << prev);
+  };
+  if (stmt.kind != ast::Statement::Model && !modelStmt)
+    return emitError(locator.get(stmt.loc))
+           << "the file must start with 'model NAME'";
+  switch (stmt.kind) {
+  case ast::Statement::Model:
+    if (failed(once(modelStmt, "model")))
+      return failure();
+    module->setSymName(stmt.name);
+    return success();
+  case ast::Statement::Batch:
+    if (failed(once(batchStmt, "batch")))
+      return failure();
+    return genConstant(stmt);
+  case ast::Statement::Let:
+    return genConstant(stmt);
+  case ast::Statement::Input:
+  case ast::Statement::Labels:
+    return genTensorDecl(stmt);
+  case ast::Statement::Layer:
+    return genLayer(stmt);
+  case ast::Statement::Loss:
+    return once(lossStmt, "loss");
+  case ast::Statement::Optimizer:
+    if (failed(once(optimizerStmt, "optimizer")))
+      return failure();
+    return genOptimizer(stmt);
+  case ast::Statement::Output:
+    if (failed(once(outputStmt, "output")))
+      return failure();
+    for (const auto &[name, loc] : stmt.names)
+      if (!tensors.count(name) || tensors[name].isLabels)
+        return emitError(locator.get(loc))
+               << "'" << name << "' is not a layer or input defined above";
+    return success();
+  }
+  return failure();
+}
+
+LogicalResult ModelGen::checkDefinable(StringRef name, SMLoc loc) {
+  auto it = tensors.find(name);
+  if (it != tensors.end())
+    return emitError(locator.get(loc))
+           << "'" << name << "' is already defined at "
+           << locator.get(it->second.loc);
+  if (eval.isDefined(name))
+    return emitError(locator.get(loc))
+           << "'" << name << "' is already defined as a constant";
+  return success();
+}
+
+LogicalResult ModelGen::genConstant(const ast::Statement &stmt) {
+  std::string name =
+      stmt.kind == ast::Statement::Batch ? std::string("batch") : stmt.name;
+  SMLoc loc = stmt.kind == ast::Statement::Batch ? stmt.loc : stmt.nameLoc;
+  if (failed(checkDefinable(name, loc)))
+    return failure();
+  Number value;
+  auto it = options.overrides.find(name);
+  if (it != options.overrides.end()) {
+    usedOverrides[name] = true;
+    value.value = it->second;
+    value.isInteger = it->second == static_cast<double>(
+                                        static_cast<int64_t>(it->second));
+  } else {
+    FailureOr<Number> v = eval.eval(*stmt.value);
+    if (failed(v))
+      return failure();
+    value = *v;
+  }
+  if (stmt.kind == ast::Statement::Batch) {
+    if (!value.isInteger || value.value < 1)
+      return emitError(locator.get(stmt.value->loc))
+             << "the batch size must be a positive integer, got "
+             << value.value;
+    (*module)->setAttr("nn.batch_size",
+                       builder.getI64IntegerAttr((int64_t)value.value));
+  }
+  eval.define(name, value);
+  return success();
+}
+
+FailureOr<Type> ModelGen::evalDType(const ast::TensorDecl &decl,
+                                    bool isLabels) {
+  MLIRContext *ctx = builder.getContext();
+  Type type = llvm::StringSwitch<Type>(decl.dtype)
+                  .Case("f32", Float32Type::get(ctx))
+                  .Case("f16", Float16Type::get(ctx))
+                  .Case("bf16", BFloat16Type::get(ctx))
+                  .Case("f64", Float64Type::get(ctx))
+                  .Case("i32", IntegerType::get(ctx, 32))
+                  .Case("i64", IntegerType::get(ctx, 64))
+                  .Default(Type());
+  if (!type)
+    return emitError(locator.get(decl.dtypeLoc))
+           << "unknown element type '" << decl.dtype
+           << "'; expected f32, f16, bf16, f64, i32 or i64";
+  if (isLabels && !isa<IntegerType>(type))
+    return emitError(locator.get(decl.dtypeLoc))
+           << "labels hold class ids: their type must be i32 or i64, not "
+           << decl.dtype;
+  if (!isLabels && !isa<FloatType>(type))
+    return emitError(locator.get(decl.dtypeLoc))
+           << "inputs must have a floating-point type (f32, f16, bf16, "
+              "f64), not "
+           << decl.dtype;
+  return type;
+}
+
+LogicalResult ModelGen::genTensorDecl(const ast::Statement &stmt) {
+  const ast::TensorDecl &decl = *stmt.tensor;
+  bool isLabels = stmt.kind == ast::Statement::Labels;
+  if (failed(checkDefinable(decl.name, decl.loc)))
+    return failure();
+  FailureOr<Type> elt = evalDType(decl, isLabels);
+  if (failed(elt))
+    return failure();
+  if (decl.dims.empty())
+    return emitError(locator.get(decl.shapeLoc))
+           << "the shape must have at least one dimension (the batch)";
+  SmallVector<int64_t> shape;
+  for (const auto &dim : decl.dims) {
+    FailureOr<int64_t> d = eval.evalInt(*dim, "a dimension", 1);
+    if (failed(d))
+      return failure();
+    shape.push_back(*d);
+  }
+  auto type = RankedTensorType::get(shape, *elt);
+  if (isLabels) {
+    if (shape.size() != 1)
+      return emitError(locator.get(decl.shapeLoc))
+             << "labels are one class id per example: the shape must be "
+                "[batch]";
+    FailureOr<int64_t> classes = eval.evalInt(*decl.classes, "classes", 2);
+    if (failed(classes))
+      return failure();
+    // Labels become arguments of @loss (genLoss).
+    labels.push_back(Labels{decl.name, type, *classes, decl.loc});
+    tensors[decl.name] = Tensor{Value(), decl.loc, /*isLabels=*/true};
+    return success();
+  }
+  if (!lastLayer.empty())
+    return emitError(locator.get(stmt.loc))
+           << "inputs must be declared before the first layer";
+  Block &entry = forward.front();
+  BlockArgument arg = entry.addArgument(type, locator.get(decl.loc));
+  inputs.emplace_back(decl.name, type);
+  forward.setType(builder.getFunctionType(entry.getArgumentTypes(), {}));
+  forward.setArgAttr(arg.getArgNumber(), "nn.name",
+                     builder.getStringAttr(decl.name));
+  tensors[decl.name] = Tensor{arg, decl.loc};
+  return success();
+}
+
+FailureOr<Value> ModelGen::lookupTensor(const ast::Expr &expr) {
+  if (expr.kind != ast::Expr::Name)
+    return emitError(locator.get(expr.loc))
+           << "expected the name of a layer or input";
+  auto it = tensors.find(expr.name);
+  if (it == tensors.end()) {
+    if (eval.isDefined(expr.name))
+      return emitError(locator.get(expr.loc))
+             << "'" << expr.name << "' is a constant, not a layer or input";
+    return emitError(locator.get(expr.loc))
+           << "'" << expr.name << "' is not defined; layers can only use "
+              "inputs and layers defined above them";
+  }
+  if (it->second.isLabels)
+    return emitError(locator.get(expr.loc))
+           << "labels '" << expr.name << "' can only be used by the loss";
+  return it->second.value;
+}
+
+LogicalResult ModelGen::genLayer(const ast::Statement &stmt) {
+  if (failed(checkDefinable(stmt.name, stmt.nameLoc)))
+    return failure();
+  if (inputs.empty())
+    return emitError(locator.get(stmt.loc))
+           << "declare the model's inputs ('input NAME: f32[...]') before "
+              "its layers";
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(&forward.front());
+  FailureOr<Value> value = emitLayer(*this, stmt);
+  if (failed(value))
+    return failure();
+  tensors[stmt.name] = Tensor{*value, stmt.nameLoc};
+  lastLayer = stmt.name;
+  return success();
+}
+
+Value ModelGen::createParameter(StringRef layer, StringRef suffix,
+                                RankedTensorType type, Attribute init,
+                                bool trainable, Location loc) {
+  std::string name = (layer + "." + suffix).str();
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    // Parameters go before the functions, in declaration order.
+    builder.setInsertionPoint(forward);
+    auto param = nn::ParameterOp::create(builder, loc, name, type, init,
+                                         /*non_trainable=*/!trainable);
+    (void)param;
+  }
+  return nn::GetParamOp::create(builder, loc, type,
+                                FlatSymbolRefAttr::get(builder.getContext(),
+                                                       name));
+}
+
+void ModelGen::addWeightDecay(StringRef parameter, double scale,
+                              Location loc) {
+  decays.push_back(Decay{parameter.str(), scale, loc});
+}
+
+LogicalResult ModelGen::finishForward() {
+  SmallVector<Value> results;
+  if (outputStmt) {
+    for (const auto &[name, loc] : outputStmt->names)
+      results.push_back(tensors[name].value);
+  } else {
+    results.push_back(tensors[lastLayer].value);
+  }
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(&forward.front());
+  func::ReturnOp::create(builder, forward.getLoc(), results);
+  forward.setType(builder.getFunctionType(
+      forward.front().getArgumentTypes(), ValueRange(results).getTypes()));
+  return success();
+}
+
+LogicalResult ModelGen::genLoss() {
+  Location loc = locator.get(lossStmt->loc);
+  SmallVector<Type> argTypes;
+  for (auto &[name, type] : inputs)
+    argTypes.push_back(type);
+  for (const Labels &l : labels)
+    argTypes.push_back(l.type);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(module->getBody());
+  auto lossFunc = func::FuncOp::create(builder, loc, "loss",
+                                       builder.getFunctionType(argTypes, {}));
+  Block *entry = lossFunc.addEntryBlock();
+  unsigned i = 0;
+  for (auto &[name, type] : inputs)
+    lossFunc.setArgAttr(i++, "nn.name", builder.getStringAttr(name));
+  for (const Labels &l : labels) {
+    lossFunc.setArgAttr(i, "nn.name", builder.getStringAttr(l.name));
+    lossFunc.setArgAttr(i++, "nn.classes",
+                        builder.getI64IntegerAttr(l.classes));
+  }
+  builder.setInsertionPointToEnd(entry);
+  auto call = func::CallOp::create(
+      builder, loc, forward,
+      entry->getArguments().take_front(inputs.size()));
+
+  // Loss arguments are outputs of @forward or labels.
+  auto lookup = [&](const ast::Expr &expr) -> FailureOr<Value> {
+    if (expr.kind == ast::Expr::Name) {
+      for (unsigned l = 0; l < labels.size(); ++l)
+        if (labels[l].name == expr.name)
+          return Value(entry->getArgument(inputs.size() + l));
+      SmallVector<StringRef> outputs;
+      if (outputStmt)
+        for (const auto &[name, loc] : outputStmt->names)
+          outputs.push_back(name);
+      else
+        outputs.push_back(lastLayer);
+      for (unsigned o = 0; o < outputs.size(); ++o)
+        if (outputs[o] == expr.name)
+          return Value(call.getResult(o));
+      if (tensors.count(expr.name))
+        return emitError(locator.get(expr.loc))
+               << "the loss can only use the model's outputs and labels; '"
+               << expr.name << "' is not an output (list it in 'output')";
+    }
+    return emitError(locator.get(expr.loc))
+           << "expected the name of a model output or of the labels";
+  };
+  FailureOr<Value> loss = emitLossCall(*this, *lossStmt->call, lookup);
+  if (failed(loss))
+    return failure();
+  Value total = *loss;
+  for (const Decay &d : decays) {
+    auto param =
+        module->lookupSymbol<nn::ParameterOp>(builder.getStringAttr(d.parameter));
+    Value w = nn::GetParamOp::create(builder, d.loc, param.getTensorType(),
+                                     FlatSymbolRefAttr::get(param));
+    Value term = nn::WeightDecayOp::create(
+        builder, d.loc, cast<RankedTensorType>(total.getType()), w,
+        builder.getF64FloatAttr(d.scale));
+    total = nn::AddOp::create(builder, d.loc, total.getType(), total, term);
+  }
+  func::ReturnOp::create(builder, loc, total);
+  lossFunc.setType(builder.getFunctionType(argTypes, total.getType()));
+  return success();
+}
+
+LogicalResult ModelGen::genOptimizer(const ast::Statement &stmt) {
+  const ast::Call &call = *stmt.call;
+  CallArgs args(eval, call);
+  Location loc = locator.get(call.loc);
+  std::optional<nn::OptimizerKind> kind =
+      nn::symbolizeOptimizerKind(call.callee);
+  if (!kind)
+    return emitError(loc) << "unknown optimizer '" << call.callee
+                          << "'; expected sgd or adam";
+  bool isSGD = *kind == nn::OptimizerKind::SGD;
+  SmallVector<StringRef> keys = {"learning_rate", "weight_decay", "schedule"};
+  if (isSGD)
+    keys.append({"momentum", "nesterov"});
+  else
+    keys.append({"beta1", "beta2", "epsilon"});
+  if (failed(args.check(keys, 0, 0, "no positional arguments")))
+    return failure();
+  auto lr = args.getFloat("learning_rate", isSGD ? 0.01 : 0.001);
+  auto wd = args.getFloat("weight_decay", 0.0);
+  auto momentum = args.getFloat("momentum", 0.0);
+  auto nesterov = args.getBool("nesterov", false);
+  auto beta1 = args.getFloat("beta1", 0.9);
+  auto beta2 = args.getFloat("beta2", 0.999);
+  auto epsilon = args.getFloat("epsilon", 1e-7);
+  if (failed(lr) || failed(wd) || failed(momentum) || failed(nesterov) ||
+      failed(beta1) || failed(beta2) || failed(epsilon))
+    return failure();
+
+  nn::ExponentialDecayAttr schedule;
+  if (const ast::Expr *s = args.get("schedule")) {
+    if (s->kind != ast::Expr::CallExpr ||
+        s->call->callee != "exponential_decay")
+      return emitError(locator.get(s->loc))
+             << "'schedule' must be exponential_decay(rate=..., steps=..., "
+                "staircase=...)";
+    CallArgs sargs(eval, *s->call);
+    if (failed(sargs.check({"rate", "steps", "staircase"}, 0, 0,
+                           "no positional arguments")))
+      return failure();
+    auto rate = sargs.getFloat("rate", std::nullopt);
+    auto steps = sargs.getInt("steps", std::nullopt, 1);
+    auto staircase = sargs.getBool("staircase", false);
+    if (failed(rate) || failed(steps) || failed(staircase))
+      return failure();
+    schedule = nn::ExponentialDecayAttr::get(
+        builder.getContext(), llvm::APFloat(*rate), *steps,
+        builder.getBoolAttr(*staircase));
+  }
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(forward);
+  auto op = nn::OptimizerOp::create(
+      builder, loc, nn::OptimizerKindAttr::get(builder.getContext(), *kind),
+      builder.getF64FloatAttr(*lr), builder.getF64FloatAttr(*momentum),
+      builder.getBoolAttr(*nesterov), builder.getF64FloatAttr(*wd),
+      builder.getF64FloatAttr(*beta1), builder.getF64FloatAttr(*beta2),
+      builder.getF64FloatAttr(*epsilon), schedule);
+  // The verifier's messages are the ones users need (ranges of values).
+  return verify(op);
+}
+
+OwningOpRef<ModuleOp> nnc::genModel(const SourceLocator &locator,
+                                    const ast::Module &model,
+                                    const ModelOptions &options) {
+  return ModelGen(locator, options).generate(model);
+}
+
+OwningOpRef<ModuleOp> nnc::parseModel(llvm::SourceMgr &sourceMgr,
+                                      MLIRContext *context,
+                                      const ModelOptions &options) {
+  unsigned id = sourceMgr.getMainFileID();
+  SourceLocator locator(sourceMgr, id, context);
+  std::unique_ptr<ast::Module> ast = parseModelFile(
+      locator, sourceMgr.getMemoryBuffer(id)->getBuffer());
+  if (!ast)
+    return nullptr;
+  return genModel(locator, *ast, options);
+}

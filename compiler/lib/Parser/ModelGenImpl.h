@@ -1,0 +1,191 @@
+//===- ModelGenImpl.h - ModelGen internals ----------------------*- C++ -*-===//
+//
+// Part of nnc. Shared by ModelGen.cpp (model structure), Arguments.cpp
+// (constant expressions and call arguments) and Layers.cpp (one emitter per
+// layer kind).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNC_LIB_PARSER_MODELGENIMPL_H
+#define NNC_LIB_PARSER_MODELGENIMPL_H
+
+#include "nnc/Parser/ModelGen.h"
+
+#include "nn/IR/NNDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace nnc::detail {
+
+/// A constant's value: integers stay exact as long as the arithmetic allows.
+struct Number {
+  double value = 0;
+  bool isInteger = false;
+};
+
+/// Evaluates constant expressions against the model's `let` constants.
+class Evaluator {
+public:
+  explicit Evaluator(const SourceLocator &locator) : locator(locator) {}
+
+  mlir::InFlightDiagnostic error(llvm::SMLoc loc) {
+    return mlir::emitError(locator.get(loc));
+  }
+  mlir::Location loc(llvm::SMLoc loc) const { return locator.get(loc); }
+
+  mlir::FailureOr<Number> eval(const ast::Expr &expr);
+  /// An integer >= `min`; `what` names the value in messages.
+  mlir::FailureOr<int64_t> evalInt(const ast::Expr &expr, llvm::StringRef what,
+                                   int64_t min);
+  mlir::FailureOr<double> evalFloat(const ast::Expr &expr,
+                                    llvm::StringRef what);
+
+  bool isDefined(llvm::StringRef name) const { return constants.count(name); }
+  void define(llvm::StringRef name, Number value) { constants[name] = value; }
+
+private:
+  const SourceLocator &locator;
+  llvm::StringMap<Number> constants;
+};
+
+/// The arguments of one call (`conv2d(x, filters=64, ...)`), checked against
+/// what the callee accepts and read with typed getters that report errors at
+/// the offending argument.
+class CallArgs {
+public:
+  CallArgs(Evaluator &eval, const ast::Call &call) : eval(eval), call(call) {}
+
+  /// Rejects unknown and repeated keywords and a wrong number of positional
+  /// arguments. `positionalWhat` describes them ("one input").
+  mlir::LogicalResult check(llvm::ArrayRef<llvm::StringRef> keywords,
+                            unsigned minPositional, unsigned maxPositional,
+                            llvm::StringRef positionalWhat);
+
+  llvm::ArrayRef<const ast::Expr *> positional() const { return positionals; }
+  const ast::Expr *get(llvm::StringRef key) const;
+  bool has(llvm::StringRef key) const { return get(key) != nullptr; }
+
+  /// Typed getters. Without a default the keyword is required.
+  mlir::FailureOr<int64_t> getInt(llvm::StringRef key,
+                                  std::optional<int64_t> def, int64_t min);
+  mlir::FailureOr<double> getFloat(llvm::StringRef key,
+                                   std::optional<double> def);
+  mlir::FailureOr<bool> getBool(llvm::StringRef key, bool def);
+  /// `N` (both axes) or `[height, width]`, each >= 1.
+  mlir::FailureOr<llvm::SmallVector<int64_t, 2>>
+  getPair(llvm::StringRef key, std::optional<llvm::SmallVector<int64_t, 2>> def);
+  /// A list of integers (`[batch, 2304]`); `-1` allowed when `allowInfer`.
+  mlir::FailureOr<llvm::SmallVector<int64_t>> getIntList(llvm::StringRef key,
+                                                         bool allowInfer);
+  /// One of `choices`, written as a bare name.
+  mlir::FailureOr<llvm::StringRef>
+  getChoice(llvm::StringRef key, llvm::ArrayRef<llvm::StringRef> choices,
+            llvm::StringRef def);
+  /// An initialiser (`zeros`, `truncated_normal(stddev=0.1)`, ...); `none`
+  /// gives a null attribute when `allowNone`.
+  mlir::FailureOr<mlir::Attribute> getInit(llvm::StringRef key,
+                                           mlir::Attribute def, bool allowNone);
+
+  mlir::InFlightDiagnostic error(llvm::SMLoc loc) { return eval.error(loc); }
+  const ast::Call &getCall() const { return call; }
+  Evaluator &getEvaluator() { return eval; }
+
+private:
+  mlir::LogicalResult missing(llvm::StringRef key);
+
+  Evaluator &eval;
+  const ast::Call &call;
+  llvm::SmallVector<const ast::Expr *> positionals;
+};
+
+/// Reads an initialiser call such as `truncated_normal(stddev=0.1)`.
+mlir::FailureOr<mlir::Attribute> evalInitializer(Evaluator &eval,
+                                                 const ast::Expr &expr,
+                                                 bool allowNone);
+
+/// Builds the module. Layer emitters (Layers.cpp) call back into it for
+/// inputs, parameters and weight decay.
+class ModelGen {
+public:
+  ModelGen(const SourceLocator &locator, const ModelOptions &options);
+  mlir::OwningOpRef<mlir::ModuleOp> generate(const ast::Module &model);
+
+  Evaluator &getEvaluator() { return eval; }
+  mlir::OpBuilder &getBuilder() { return builder; }
+  mlir::MLIRContext *getContext() { return builder.getContext(); }
+
+  /// The tensor a positional argument names, in @forward.
+  mlir::FailureOr<mlir::Value> lookupTensor(const ast::Expr &expr);
+  /// Declares `<layer>.<suffix>` and reads it in the function being built.
+  mlir::Value createParameter(llvm::StringRef layer, llvm::StringRef suffix,
+                              mlir::RankedTensorType type,
+                              mlir::Attribute init, bool trainable,
+                              mlir::Location loc);
+  /// Adds `scale * l2(parameter)` to the loss.
+  void addWeightDecay(llvm::StringRef parameter, double scale,
+                      mlir::Location loc);
+
+private:
+  mlir::LogicalResult genStatement(const ast::Statement &stmt);
+  mlir::LogicalResult genConstant(const ast::Statement &stmt);
+  mlir::LogicalResult genTensorDecl(const ast::Statement &stmt);
+  mlir::LogicalResult genLayer(const ast::Statement &stmt);
+  mlir::LogicalResult genOptimizer(const ast::Statement &stmt);
+  mlir::LogicalResult checkComplete(mlir::Location fileLoc);
+  mlir::LogicalResult finishForward();
+  mlir::LogicalResult genLoss();
+  mlir::LogicalResult checkDefinable(llvm::StringRef name, llvm::SMLoc loc);
+  mlir::FailureOr<mlir::Type> evalDType(const ast::TensorDecl &decl,
+                                        bool isLabels);
+
+  const SourceLocator &locator;
+  const ModelOptions &options;
+  Evaluator eval;
+  mlir::OpBuilder builder;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  mlir::func::FuncOp forward;
+
+  struct Tensor {
+    mlir::Value value;
+    llvm::SMLoc loc;
+    bool isLabels = false; // labels have no value in @forward
+  };
+  struct Labels {
+    std::string name;
+    mlir::Type type;
+    int64_t classes;
+    llvm::SMLoc loc;
+  };
+  llvm::StringMap<Tensor> tensors;
+  llvm::SmallVector<std::pair<std::string, mlir::Type>> inputs;
+  llvm::SmallVector<Labels> labels;
+  std::string lastLayer;
+  const ast::Statement *modelStmt = nullptr, *batchStmt = nullptr,
+                       *lossStmt = nullptr, *optimizerStmt = nullptr,
+                       *outputStmt = nullptr;
+  struct Decay {
+    std::string parameter;
+    double scale;
+    mlir::Location loc;
+  };
+  llvm::SmallVector<Decay> decays;
+  llvm::StringMap<bool> usedOverrides;
+};
+
+/// Emits the layer `stmt` (`name = kind(...)`) into @forward. Unknown kinds
+/// are reported with a suggestion.
+mlir::FailureOr<mlir::Value> emitLayer(ModelGen &gen,
+                                       const ast::Statement &stmt);
+
+/// Emits the loss call of a `loss` statement into @loss. `lookup` resolves
+/// its positional arguments (outputs of @forward, or labels).
+mlir::FailureOr<mlir::Value>
+emitLossCall(ModelGen &gen, const ast::Call &call,
+             llvm::function_ref<mlir::FailureOr<mlir::Value>(const ast::Expr &)>
+                 lookup);
+
+} // namespace nnc::detail
+
+#endif // NNC_LIB_PARSER_MODELGENIMPL_H

@@ -1,0 +1,384 @@
+//===- Parser.cpp - .nn model files to syntax trees -----------------------===//
+//
+// Part of nnc. The grammar (docs/language.md):
+//
+//   file      := statement*
+//   statement := 'model' NAME | 'batch' expr | 'let' NAME '=' expr
+//              | 'input' NAME ':' DTYPE shape
+//              | 'labels' NAME ':' DTYPE shape 'classes' '=' expr
+//              | NAME '=' call | 'loss' call | 'optimizer' call
+//              | 'output' NAME (',' NAME)*
+//   call      := NAME '(' (arg (',' arg)*)? ')'
+//   arg       := NAME '=' expr | expr
+//   expr      := term (('+' | '-') term)*
+//   term      := unary (('*' | '/') unary)*
+//   unary     := '-' unary | primary
+//   primary   := NUMBER | NAME | call | '(' expr ')' | '[' (expr (',' expr)*)? ']'
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnc/Parser/Parser.h"
+#include "nnc/Parser/Lexer.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+
+using namespace nnc;
+using namespace nnc::ast;
+using llvm::SMLoc;
+using llvm::StringRef;
+
+mlir::Location SourceLocator::get(SMLoc loc) const {
+  // No position (whole-file diagnostics): the start of the file.
+  if (!loc.isValid())
+    loc = SMLoc::getFromPointer(
+        sourceMgr.getMemoryBuffer(bufferId)->getBufferStart());
+  auto lineCol = sourceMgr.getLineAndColumn(loc, bufferId);
+  StringRef file =
+      sourceMgr.getMemoryBuffer(bufferId)->getBufferIdentifier();
+  return mlir::FileLineColLoc::get(context, file, lineCol.first,
+                                   lineCol.second);
+}
+
+namespace {
+
+/// Deeper nesting than this is rejected rather than risking the stack.
+constexpr unsigned kMaxNesting = 64;
+
+class Parser {
+public:
+  Parser(const SourceLocator &locator, StringRef buffer)
+      : locator(locator), lexer(buffer) {
+    tok = lexer.next();
+  }
+
+  std::unique_ptr<Module> parseFile();
+
+private:
+  // Diagnostics. Every helper returns failure so callers can `return`.
+  mlir::LogicalResult errorAt(SMLoc loc, const llvm::Twine &message) {
+    mlir::emitError(locator.get(loc), message);
+    return mlir::failure();
+  }
+  /// Reports the current token as unexpected; lexer errors take precedence.
+  mlir::LogicalResult unexpected(const llvm::Twine &expected) {
+    if (tok.is(Token::Error))
+      return errorAt(tok.getLoc(), tok.message);
+    if (tok.is(Token::Eof))
+      return errorAt(tok.getLoc(),
+                     "expected " + expected + ", but the file ended");
+    return errorAt(tok.getLoc(),
+                   "expected " + expected + ", found '" + tok.spelling + "'");
+  }
+
+  void consume() { tok = lexer.next(); }
+  bool consumeIf(Token::Kind kind) {
+    if (!tok.is(kind))
+      return false;
+    consume();
+    return true;
+  }
+  mlir::LogicalResult expect(Token::Kind kind, StringRef context) {
+    if (consumeIf(kind))
+      return mlir::success();
+    return unexpected(describe(kind) + " " + context);
+  }
+  mlir::LogicalResult parseName(std::string &name, SMLoc &loc,
+                                StringRef what) {
+    if (!tok.is(Token::Identifier))
+      return unexpected(what);
+    name = tok.spelling.str();
+    loc = tok.getLoc();
+    consume();
+    return mlir::success();
+  }
+
+  mlir::LogicalResult parseStatement(Module &module);
+  mlir::LogicalResult parseTensorDecl(Statement &stmt, bool isLabels);
+  std::unique_ptr<Call> parseCall(unsigned depth);
+  mlir::LogicalResult parseCallArgs(Call &call, unsigned depth);
+  std::unique_ptr<Expr> parseExpr(unsigned depth);
+  std::unique_ptr<Expr> parseTerm(unsigned depth);
+  std::unique_ptr<Expr> parseUnary(unsigned depth);
+  std::unique_ptr<Expr> parsePrimary(unsigned depth);
+  std::unique_ptr<Expr> parseList(unsigned depth);
+
+  const SourceLocator &locator;
+  Lexer lexer;
+  Token tok;
+};
+
+std::unique_ptr<Module> Parser::parseFile() {
+  auto module = std::make_unique<Module>();
+  while (!tok.is(Token::Eof))
+    if (mlir::failed(parseStatement(*module)))
+      return nullptr;
+  return module;
+}
+
+mlir::LogicalResult Parser::parseStatement(Module &module) {
+  if (!tok.is(Token::Identifier))
+    return unexpected("a statement (model, batch, let, input, labels, "
+                      "NAME = layer(...), loss, optimizer or output)");
+  Statement stmt;
+  stmt.loc = tok.getLoc();
+  StringRef word = tok.spelling;
+  consume();
+
+  if (word == "model") {
+    stmt.kind = Statement::Model;
+    if (mlir::failed(parseName(stmt.name, stmt.nameLoc, "the model's name")))
+      return mlir::failure();
+  } else if (word == "batch") {
+    stmt.kind = Statement::Batch;
+    if (!(stmt.value = parseExpr(0)))
+      return mlir::failure();
+  } else if (word == "let") {
+    stmt.kind = Statement::Let;
+    if (mlir::failed(parseName(stmt.name, stmt.nameLoc, "a constant name")) ||
+        mlir::failed(expect(Token::Equal, "after the constant's name")) ||
+        !(stmt.value = parseExpr(0)))
+      return mlir::failure();
+  } else if (word == "input" || word == "labels") {
+    stmt.kind = word == "input" ? Statement::Input : Statement::Labels;
+    if (mlir::failed(parseTensorDecl(stmt, word == "labels")))
+      return mlir::failure();
+  } else if (word == "loss" || word == "optimizer") {
+    stmt.kind = word == "loss" ? Statement::Loss : Statement::Optimizer;
+    if (!(stmt.call = parseCall(0)))
+      return mlir::failure();
+  } else if (word == "output") {
+    stmt.kind = Statement::Output;
+    do {
+      std::string name;
+      SMLoc loc;
+      if (mlir::failed(parseName(name, loc, "the name of a layer or input")))
+        return mlir::failure();
+      stmt.names.emplace_back(std::move(name), loc);
+    } while (consumeIf(Token::Comma));
+  } else {
+    // NAME '=' call
+    stmt.kind = Statement::Layer;
+    stmt.name = word.str();
+    stmt.nameLoc = stmt.loc;
+    if (!tok.is(Token::Equal))
+      return tok.is(Token::Error)
+                 ? unexpected("")
+                 : errorAt(stmt.loc,
+                           "unknown statement '" + word +
+                               "'; a layer is written NAME = layer(...)");
+    consume();
+    if (!(stmt.call = parseCall(0)))
+      return mlir::failure();
+  }
+  module.statements.push_back(std::move(stmt));
+  return mlir::success();
+}
+
+mlir::LogicalResult Parser::parseTensorDecl(Statement &stmt, bool isLabels) {
+  auto decl = std::make_unique<TensorDecl>();
+  if (mlir::failed(parseName(decl->name, decl->loc,
+                             isLabels ? "the labels' name" : "the input's name")) ||
+      mlir::failed(expect(Token::Colon, "after the name")) ||
+      mlir::failed(parseName(decl->dtype, decl->dtypeLoc,
+                             "an element type (f32, f16, bf16, f64, i32, i64)")))
+    return mlir::failure();
+  decl->shapeLoc = tok.getLoc();
+  if (!tok.is(Token::LBracket))
+    return unexpected("a shape such as [batch, 32, 32, 3]");
+  std::unique_ptr<Expr> list = parseList(0);
+  if (!list)
+    return mlir::failure();
+  decl->dims = std::move(list->operands);
+  if (isLabels) {
+    if (!tok.isKeyword("classes"))
+      return unexpected("'classes = N' after the labels' shape");
+    consume();
+    if (mlir::failed(expect(Token::Equal, "after 'classes'")) ||
+        !(decl->classes = parseExpr(0)))
+      return mlir::failure();
+  }
+  stmt.name = decl->name;
+  stmt.nameLoc = decl->loc;
+  stmt.tensor = std::move(decl);
+  return mlir::success();
+}
+
+std::unique_ptr<Call> Parser::parseCall(unsigned depth) {
+  auto call = std::make_unique<Call>();
+  if (mlir::failed(parseName(call->callee, call->loc, "a layer or function name")))
+    return nullptr;
+  if (mlir::failed(parseCallArgs(*call, depth)))
+    return nullptr;
+  return call;
+}
+
+mlir::LogicalResult Parser::parseCallArgs(Call &call, unsigned depth) {
+  if (mlir::failed(expect(Token::LParen, "after '" + call.callee + "'")))
+    return mlir::failure();
+  if (consumeIf(Token::RParen))
+    return mlir::success();
+  do {
+    Arg arg;
+    // `key=value`: a name directly followed by '='.
+    if (tok.is(Token::Identifier)) {
+      Token name = tok;
+      consume();
+      if (consumeIf(Token::Equal)) {
+        arg.key = name.spelling.str();
+        arg.keyLoc = name.getLoc();
+        if (!(arg.value = parseExpr(depth + 1)))
+          return mlir::failure();
+        call.args.push_back(std::move(arg));
+        continue;
+      }
+      // A positional value starting with a name: re-parse from here by
+      // building the primary by hand.
+      std::unique_ptr<Expr> head;
+      if (tok.is(Token::LParen)) {
+        head = std::make_unique<Expr>(Expr::CallExpr, name.getLoc());
+        head->call = std::make_unique<Call>();
+        head->call->callee = name.spelling.str();
+        head->call->loc = name.getLoc();
+        if (depth + 1 > kMaxNesting)
+          return errorAt(name.getLoc(), "expression nested too deeply");
+        if (mlir::failed(parseCallArgs(*head->call, depth + 1)))
+          return mlir::failure();
+      } else {
+        head = std::make_unique<Expr>(Expr::Name, name.getLoc());
+        head->name = name.spelling.str();
+      }
+      // Allow arithmetic after a leading name: `n * 2`.
+      while (tok.is(Token::Plus) || tok.is(Token::Minus) ||
+             tok.is(Token::Star) || tok.is(Token::Slash)) {
+        auto bin = std::make_unique<Expr>(Expr::Binary, tok.getLoc());
+        bin->op = tok.spelling[0];
+        bool additive = tok.is(Token::Plus) || tok.is(Token::Minus);
+        consume();
+        std::unique_ptr<Expr> rhs =
+            additive ? parseTerm(depth + 1) : parseUnary(depth + 1);
+        if (!rhs)
+          return mlir::failure();
+        bin->operands.push_back(std::move(head));
+        bin->operands.push_back(std::move(rhs));
+        head = std::move(bin);
+      }
+      arg.value = std::move(head);
+    } else if (!(arg.value = parseExpr(depth + 1))) {
+      return mlir::failure();
+    }
+    call.args.push_back(std::move(arg));
+  } while (consumeIf(Token::Comma));
+  return expect(Token::RParen, "to close the argument list of '" +
+                                   call.callee + "'");
+}
+
+std::unique_ptr<Expr> Parser::parseExpr(unsigned depth) {
+  std::unique_ptr<Expr> lhs = parseTerm(depth);
+  while (lhs && (tok.is(Token::Plus) || tok.is(Token::Minus))) {
+    auto bin = std::make_unique<Expr>(Expr::Binary, tok.getLoc());
+    bin->op = tok.spelling[0];
+    consume();
+    std::unique_ptr<Expr> rhs = parseTerm(depth);
+    if (!rhs)
+      return nullptr;
+    bin->operands.push_back(std::move(lhs));
+    bin->operands.push_back(std::move(rhs));
+    lhs = std::move(bin);
+  }
+  return lhs;
+}
+
+std::unique_ptr<Expr> Parser::parseTerm(unsigned depth) {
+  std::unique_ptr<Expr> lhs = parseUnary(depth);
+  while (lhs && (tok.is(Token::Star) || tok.is(Token::Slash))) {
+    auto bin = std::make_unique<Expr>(Expr::Binary, tok.getLoc());
+    bin->op = tok.spelling[0];
+    consume();
+    std::unique_ptr<Expr> rhs = parseUnary(depth);
+    if (!rhs)
+      return nullptr;
+    bin->operands.push_back(std::move(lhs));
+    bin->operands.push_back(std::move(rhs));
+    lhs = std::move(bin);
+  }
+  return lhs;
+}
+
+std::unique_ptr<Expr> Parser::parseUnary(unsigned depth) {
+  if (depth > kMaxNesting) {
+    (void)errorAt(tok.getLoc(), "expression nested too deeply");
+    return nullptr;
+  }
+  if (tok.is(Token::Minus)) {
+    auto neg = std::make_unique<Expr>(Expr::Negate, tok.getLoc());
+    consume();
+    std::unique_ptr<Expr> operand = parseUnary(depth + 1);
+    if (!operand)
+      return nullptr;
+    neg->operands.push_back(std::move(operand));
+    return neg;
+  }
+  return parsePrimary(depth);
+}
+
+std::unique_ptr<Expr> Parser::parsePrimary(unsigned depth) {
+  SMLoc loc = tok.getLoc();
+  if (tok.is(Token::Integer) || tok.is(Token::Float)) {
+    auto num = std::make_unique<Expr>(Expr::Number, loc);
+    num->number = tok.number;
+    num->isInteger = tok.is(Token::Integer);
+    consume();
+    return num;
+  }
+  if (tok.is(Token::Identifier)) {
+    std::string name = tok.spelling.str();
+    consume();
+    if (!tok.is(Token::LParen)) {
+      auto ref = std::make_unique<Expr>(Expr::Name, loc);
+      ref->name = std::move(name);
+      return ref;
+    }
+    auto callExpr = std::make_unique<Expr>(Expr::CallExpr, loc);
+    callExpr->call = std::make_unique<Call>();
+    callExpr->call->callee = std::move(name);
+    callExpr->call->loc = loc;
+    if (mlir::failed(parseCallArgs(*callExpr->call, depth + 1)))
+      return nullptr;
+    return callExpr;
+  }
+  if (tok.is(Token::LParen)) {
+    consume();
+    std::unique_ptr<Expr> inner = parseExpr(depth + 1);
+    if (!inner || mlir::failed(expect(Token::RParen, "to close '('")))
+      return nullptr;
+    return inner;
+  }
+  if (tok.is(Token::LBracket))
+    return parseList(depth + 1);
+  (void)unexpected("a value (a number, a name, a list or a call)");
+  return nullptr;
+}
+
+std::unique_ptr<Expr> Parser::parseList(unsigned depth) {
+  auto list = std::make_unique<Expr>(Expr::List, tok.getLoc());
+  consume(); // '['
+  if (consumeIf(Token::RBracket))
+    return list;
+  do {
+    std::unique_ptr<Expr> element = parseExpr(depth + 1);
+    if (!element)
+      return nullptr;
+    list->operands.push_back(std::move(element));
+  } while (consumeIf(Token::Comma));
+  if (mlir::failed(expect(Token::RBracket, "to close the list")))
+    return nullptr;
+  return list;
+}
+
+} // namespace
+
+std::unique_ptr<Module> nnc::parseModelFile(const SourceLocator &locator,
+                                            StringRef buffer) {
+  return Parser(locator, buffer).parseFile();
+}

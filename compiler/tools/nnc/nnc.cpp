@@ -1,0 +1,171 @@
+//===- nnc.cpp - the nnc compiler driver ----------------------------------===//
+//
+// Part of nnc. Reads a .nn model (or .mlir), runs the pipeline up to the
+// --emit stage and writes the result. MLIR's own flags (--mlir-timing,
+// --mlir-print-ir-after-all, --mlir-print-debuginfo, ...) work as usual.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnc/Driver/Pipelines.h"
+#include "nnc/Driver/Registration.h"
+#include "nnc/Parser/ModelGen.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+
+namespace {
+cl::OptionCategory nncCategory("nnc options");
+
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.nn | file.mlir>"),
+                               cl::Required, cl::cat(nncCategory));
+cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"),
+                                cl::value_desc("file"), cl::init("-"),
+                                cl::cat(nncCategory));
+cl::opt<std::string> emit("emit",
+                          cl::desc("Stop after this stage and write it "
+                                   "(see --help-list-stages)"),
+                          cl::value_desc("stage"), cl::cat(nncCategory));
+cl::opt<bool> listStages("help-list-stages",
+                         cl::desc("List the --emit stages in order"),
+                         cl::cat(nncCategory));
+cl::opt<std::string> target("target", cl::desc("Code generation target"),
+                            cl::value_desc("cpu|cuda"), cl::init("cpu"),
+                            cl::cat(nncCategory));
+cl::list<std::string> sets("set",
+                           cl::desc("Override a model constant, e.g. "
+                                    "--set n=4096 (repeatable)"),
+                           cl::value_desc("name=value"), cl::cat(nncCategory));
+cl::opt<int64_t> batch("batch",
+                       cl::desc("Override the model's batch size "
+                                "(same as --set batch=N)"),
+                       cl::init(0), cl::cat(nncCategory));
+
+int fail(const Twine &message) {
+  WithColor::error(errs(), "nnc") << message << "\n";
+  return 1;
+}
+
+void printVersion(raw_ostream &os) {
+  os << "nnc " << NNC_VERSION << "\n"
+     << "  LLVM/MLIR " << LLVM_VERSION_STRING << "\n"
+     << "  targets: cpu" << (NNC_HAVE_CUDA ? ", cuda" : "")
+     << "\n";
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM y(argc, argv);
+  mlir::registerAsmPrinterCLOptions();
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerPassManagerCLOptions();
+  mlir::registerDefaultTimingManagerCLOptions();
+  cl::SetVersionPrinter(printVersion);
+  // --help lists nnc's own flags; the MLIR and LLVM ones stay usable and
+  // are listed by --help-hidden.
+  cl::HideUnrelatedOptions(nncCategory);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "nnc: compile .nn neural-network models\n\n"
+      "  nnc model.nn                 print the verified nn dialect\n"
+      "  nnc model.nn --emit=STAGE    stop after STAGE (--help-list-stages)\n"
+      "  nnc model.nn --set n=4096    override a 'let' constant\n\n"
+      "MLIR's flags also work: --mlir-print-ir-after-all, --mlir-timing,\n"
+      "--mlir-print-debuginfo, ... (--help-hidden lists them).\n");
+
+  if (listStages) {
+    for (const nnc::StageInfo &s : nnc::getStages())
+      outs() << "  " << left_justify(s.name, 12) << s.help << "\n";
+    return 0;
+  }
+
+  nnc::Stage stage = nnc::getStages().back().stage;
+  if (!emit.empty()) {
+    std::optional<nnc::Stage> parsed = nnc::parseStage(emit);
+    if (!parsed) {
+      SmallVector<StringRef> names;
+      for (const nnc::StageInfo &s : nnc::getStages())
+        names.push_back(s.name);
+      return fail("unknown --emit stage '" + emit + "'; stages are: " +
+                  join(names, ", "));
+    }
+    stage = *parsed;
+  }
+  if (target != "cpu" && target != "cuda")
+    return fail("unknown --target '" + target + "'; expected cpu or cuda");
+  if (target == "cuda" && !NNC_HAVE_CUDA)
+    return fail("this nnc was built without the CUDA target (the CUDA "
+                "toolkit or cuDNN was not found at configure time)");
+
+  nnc::ModelOptions options;
+  for (const std::string &s : sets) {
+    auto [name, value] = StringRef(s).split('=');
+    double v;
+    if (name.empty() || value.empty() || value.trim().getAsDouble(v))
+      return fail("--set expects name=number, got '" + s + "'");
+    options.overrides[name.str()] = v;
+  }
+  if (batch.getNumOccurrences()) {
+    if (batch < 1)
+      return fail("--batch must be a positive integer");
+    options.overrides["batch"] = static_cast<double>(batch);
+  }
+
+  std::string errorMessage;
+  auto file = mlir::openInputFile(inputFile, &errorMessage);
+  if (!file)
+    return fail(errorMessage);
+
+  mlir::DialectRegistry registry;
+  nnc::registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  bool isMLIR = StringRef(inputFile).ends_with(".mlir");
+  if (isMLIR && !options.overrides.empty())
+    return fail("--set and --batch apply to .nn models, not .mlir input");
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      isMLIR ? mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context)
+             : nnc::parseModel(sourceMgr, &context, options);
+  if (!module)
+    return 1;
+
+  mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
+  if (failed(mlir::applyPassManagerCLOptions(pm)))
+    return 1;
+  mlir::DefaultTimingManager tm;
+  mlir::applyDefaultTimingManagerCLOptions(tm);
+  mlir::TimingScope timing = tm.getRootScope();
+  pm.enableTiming(timing);
+  nnc::buildPipelineUpTo(pm, stage);
+  if (failed(pm.run(*module)))
+    return 1;
+
+  auto output = mlir::openOutputFile(outputFile, &errorMessage);
+  if (!output)
+    return fail(errorMessage);
+  module->print(output->os());
+  output->os() << "\n";
+  output->keep();
+  return 0;
+}

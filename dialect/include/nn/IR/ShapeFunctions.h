@@ -1,0 +1,90 @@
+//===- ShapeFunctions.h - nn result-type rules ------------------*- C++ -*-===//
+//
+// Part of nnc. The shape rules of every nn layer, shared by the ops'
+// inferReturnTypes and the model parser. Each function checks its operands
+// and attributes, reports a precise error at `loc` (when given) and returns
+// the result type.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NN_IR_SHAPEFUNCTIONS_H
+#define NN_IR_SHAPEFUNCTIONS_H
+
+#include "nn/IR/NNDialect.h"
+
+#include <optional>
+
+namespace mlir::nn {
+
+using OptLoc = std::optional<Location>;
+
+/// Padding of one spatial axis: elements added before and after.
+struct AxisPadding {
+  int64_t before = 0, after = 0;
+};
+
+/// TensorFlow's padding for one axis of size `size`, window `window`, stride
+/// `stride`, dilation `dilation`. SAME puts the smaller half before.
+AxisPadding computePadding(Padding padding, int64_t size, int64_t window,
+                           int64_t stride, int64_t dilation,
+                           ArrayRef<int64_t> explicitPad, unsigned axis);
+
+/// Output size of one spatial axis (TF rules), or -1 when nothing fits.
+int64_t computeOutputSize(Padding padding, int64_t size, int64_t window,
+                          int64_t stride, int64_t dilation,
+                          ArrayRef<int64_t> explicitPad, unsigned axis);
+
+FailureOr<RankedTensorType>
+inferConv2DType(OptLoc loc, RankedTensorType input, RankedTensorType filter,
+                ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                Padding padding, std::optional<ArrayRef<int64_t>> pad);
+FailureOr<RankedTensorType>
+inferPool2DType(OptLoc loc, StringRef opName, RankedTensorType input,
+                ArrayRef<int64_t> window, ArrayRef<int64_t> strides,
+                Padding padding, std::optional<ArrayRef<int64_t>> pad);
+FailureOr<RankedTensorType> inferBiasAddType(OptLoc loc,
+                                             RankedTensorType input,
+                                             RankedTensorType bias);
+FailureOr<RankedTensorType> inferSoftmaxType(OptLoc loc,
+                                             RankedTensorType input,
+                                             int64_t axis);
+FailureOr<RankedTensorType> inferLRNType(OptLoc loc, RankedTensorType input,
+                                         int64_t depthRadius, double bias,
+                                         double alpha, double beta);
+FailureOr<RankedTensorType> inferMatmulType(OptLoc loc, RankedTensorType lhs,
+                                            RankedTensorType rhs,
+                                            bool transposeLhs,
+                                            bool transposeRhs);
+FailureOr<RankedTensorType> inferFlattenType(OptLoc loc,
+                                             RankedTensorType input);
+FailureOr<RankedTensorType> inferReshapeType(OptLoc loc,
+                                             RankedTensorType input,
+                                             ArrayRef<int64_t> shape);
+FailureOr<RankedTensorType> inferAddType(OptLoc loc, RankedTensorType lhs,
+                                         RankedTensorType rhs);
+FailureOr<RankedTensorType> inferConcatType(OptLoc loc,
+                                            ArrayRef<RankedTensorType> inputs,
+                                            int64_t axis);
+FailureOr<RankedTensorType>
+inferBatchNormType(OptLoc loc, RankedTensorType input,
+                   ArrayRef<RankedTensorType> channelVectors, double epsilon);
+FailureOr<RankedTensorType> inferDropoutType(OptLoc loc,
+                                             RankedTensorType input,
+                                             double rate);
+/// Losses return a rank-0 tensor of the input's element type.
+FailureOr<RankedTensorType> inferL2LossType(OptLoc loc,
+                                            RankedTensorType input);
+FailureOr<RankedTensorType> inferClassLossType(OptLoc loc, StringRef opName,
+                                               RankedTensorType scores,
+                                               RankedTensorType labels);
+FailureOr<RankedTensorType> inferWeightDecayType(OptLoc loc,
+                                                 RankedTensorType input,
+                                                 double scale);
+
+/// Checks that `init` can initialise a tensor of type `type`.
+LogicalResult verifyInitializer(OptLoc loc, Attribute init,
+                                RankedTensorType type);
+
+} // namespace mlir::nn
+
+#endif // NN_IR_SHAPEFUNCTIONS_H

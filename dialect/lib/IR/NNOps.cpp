@@ -1,0 +1,297 @@
+//===- NNOps.cpp - nn dialect operations ----------------------------------===//
+//
+// Part of nnc. Result-type inference (delegating to ShapeFunctions.cpp),
+// verifiers and folders of the nn ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nn/IR/NNDialect.h"
+#include "nn/IR/ShapeFunctions.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::nn;
+
+namespace {
+RankedTensorType rt(Value v) {
+  return dyn_cast_or_null<RankedTensorType>(v ? v.getType() : Type());
+}
+
+/// Appends `type` to `results` when inference succeeded.
+LogicalResult push(FailureOr<RankedTensorType> type,
+                   SmallVectorImpl<Type> &results) {
+  if (failed(type))
+    return failure();
+  results.push_back(*type);
+  return success();
+}
+
+/// Fails quietly when an operand is not a ranked tensor; the ODS type
+/// constraints report that case.
+bool allRanked(ValueRange values) {
+  return llvm::all_of(values, [](Value v) { return rt(v) != nullptr; });
+}
+} // namespace
+
+#define NN_INFER(OP)                                                           \
+  LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location> loc, \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &results)
+
+//===----------------------------------------------------------------------===//
+// Model structure
+//===----------------------------------------------------------------------===//
+
+LogicalResult ParameterOp::verify() {
+  return verifyInitializer(getLoc(), getInitializer(), getTensorType());
+}
+
+LogicalResult
+GetParamOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto param =
+      symbolTable.lookupNearestSymbolFrom<ParameterOp>(*this, getNameAttr());
+  if (!param)
+    return emitOpError("'") << getName() << "' is not an nn.parameter";
+  if (param.getType() != getType())
+    return emitOpError("type ")
+           << getType() << " does not match parameter '" << getName()
+           << "' of type " << param.getType();
+  return success();
+}
+
+LogicalResult OptimizerOp::verify() {
+  auto check = [&](double v, bool ok, StringRef what) -> LogicalResult {
+    if (ok && std::isfinite(v))
+      return success();
+    return emitOpError() << what << ", got " << v;
+  };
+  double lr = getLearningRate().convertToDouble();
+  double momentum = getMomentum().convertToDouble();
+  double wd = getWeightDecay().convertToDouble();
+  double b1 = getBeta1().convertToDouble(), b2 = getBeta2().convertToDouble();
+  double eps = getEpsilon().convertToDouble();
+  if (failed(check(lr, lr > 0, "learning_rate must be positive")) ||
+      failed(check(momentum, momentum >= 0 && momentum < 1,
+                   "momentum must be in [0, 1)")) ||
+      failed(check(wd, wd >= 0, "weight_decay must be >= 0")) ||
+      failed(check(b1, b1 >= 0 && b1 < 1, "beta1 must be in [0, 1)")) ||
+      failed(check(b2, b2 >= 0 && b2 < 1, "beta2 must be in [0, 1)")) ||
+      failed(check(eps, eps > 0, "epsilon must be positive")))
+    return failure();
+  if (getNesterov() && momentum == 0)
+    return emitOpError("nesterov needs a non-zero momentum");
+  if (auto s = getScheduleAttr()) {
+    double rate = s.getRate().convertToDouble();
+    if (failed(check(rate, rate > 0 && rate <= 1,
+                     "schedule rate must be in (0, 1]")))
+      return failure();
+    if (s.getSteps() < 1)
+      return emitOpError("schedule steps must be positive, got ")
+             << s.getSteps();
+  }
+  if (getKind() == OptimizerKind::Adam && (momentum != 0 || getNesterov()))
+    return emitOpError("momentum and nesterov apply to sgd, not adam");
+  auto module = (*this)->getParentOp();
+  if (module) {
+    for (auto other : module->getRegion(0).getOps<OptimizerOp>())
+      if (other != *this)
+        return emitOpError("a model has at most one optimizer");
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Layers
+//===----------------------------------------------------------------------===//
+
+NN_INFER(Conv2DOp) {
+  if (!allRanked({adaptor.getInput(), adaptor.getFilter()}))
+    return failure();
+  return push(inferConv2DType(loc, rt(adaptor.getInput()),
+                              rt(adaptor.getFilter()), adaptor.getStrides(),
+                              adaptor.getDilations(), adaptor.getPadding(),
+                              adaptor.getPad()),
+              results);
+}
+
+NN_INFER(BiasAddOp) {
+  if (!allRanked({adaptor.getInput(), adaptor.getBias()}))
+    return failure();
+  return push(
+      inferBiasAddType(loc, rt(adaptor.getInput()), rt(adaptor.getBias())),
+      results);
+}
+
+// relu, sigmoid and tanh get inferReturnTypes from SameOperandsAndResultType.
+
+NN_INFER(SoftmaxOp) {
+  if (!allRanked(adaptor.getInput()))
+    return failure();
+  return push(inferSoftmaxType(loc, rt(adaptor.getInput()), adaptor.getAxis()),
+              results);
+}
+
+NN_INFER(MaxPool2DOp) {
+  if (!allRanked(adaptor.getInput()))
+    return failure();
+  return push(inferPool2DType(loc, "max_pool2d", rt(adaptor.getInput()),
+                              adaptor.getWindow(), adaptor.getStrides(),
+                              adaptor.getPadding(), adaptor.getPad()),
+              results);
+}
+
+NN_INFER(AvgPool2DOp) {
+  if (!allRanked(adaptor.getInput()))
+    return failure();
+  return push(inferPool2DType(loc, "avg_pool2d", rt(adaptor.getInput()),
+                              adaptor.getWindow(), adaptor.getStrides(),
+                              adaptor.getPadding(), adaptor.getPad()),
+              results);
+}
+
+NN_INFER(LRNOp) {
+  if (!allRanked(adaptor.getInput()))
+    return failure();
+  return push(inferLRNType(loc, rt(adaptor.getInput()),
+                           adaptor.getDepthRadius(),
+                           adaptor.getBias().convertToDouble(),
+                           adaptor.getAlpha().convertToDouble(),
+                           adaptor.getBeta().convertToDouble()),
+              results);
+}
+
+NN_INFER(MatmulOp) {
+  if (!allRanked({adaptor.getLhs(), adaptor.getRhs()}))
+    return failure();
+  return push(inferMatmulType(loc, rt(adaptor.getLhs()), rt(adaptor.getRhs()),
+                              adaptor.getTransposeLhs(),
+                              adaptor.getTransposeRhs()),
+              results);
+}
+
+NN_INFER(FlattenOp) {
+  if (!allRanked(adaptor.getInput()))
+    return failure();
+  return push(inferFlattenType(loc, rt(adaptor.getInput())), results);
+}
+
+NN_INFER(ReshapeOp) {
+  if (!allRanked(adaptor.getInput()))
+    return failure();
+  return push(
+      inferReshapeType(loc, rt(adaptor.getInput()), adaptor.getShape()),
+      results);
+}
+
+NN_INFER(AddOp) {
+  if (!allRanked({adaptor.getLhs(), adaptor.getRhs()}))
+    return failure();
+  return push(inferAddType(loc, rt(adaptor.getLhs()), rt(adaptor.getRhs())),
+              results);
+}
+
+NN_INFER(ConcatOp) {
+  if (!allRanked(adaptor.getInputs()))
+    return failure();
+  SmallVector<RankedTensorType> types;
+  for (Value v : adaptor.getInputs())
+    types.push_back(rt(v));
+  return push(inferConcatType(loc, types, adaptor.getAxis()), results);
+}
+
+NN_INFER(BatchNormOp) {
+  if (!allRanked({adaptor.getInput(), adaptor.getScale(), adaptor.getOffset(),
+                  adaptor.getMean(), adaptor.getVariance()}))
+    return failure();
+  RankedTensorType vectors[] = {rt(adaptor.getScale()), rt(adaptor.getOffset()),
+                                rt(adaptor.getMean()),
+                                rt(adaptor.getVariance())};
+  return push(inferBatchNormType(loc, rt(adaptor.getInput()), vectors,
+                                 adaptor.getEpsilon().convertToDouble()),
+              results);
+}
+
+NN_INFER(DropoutOp) {
+  if (!allRanked(adaptor.getInput()))
+    return failure();
+  return push(inferDropoutType(loc, rt(adaptor.getInput()),
+                               adaptor.getRate().convertToDouble()),
+              results);
+}
+
+//===----------------------------------------------------------------------===//
+// Losses
+//===----------------------------------------------------------------------===//
+
+NN_INFER(L2LossOp) {
+  if (!allRanked(adaptor.getInput()))
+    return failure();
+  return push(inferL2LossType(loc, rt(adaptor.getInput())), results);
+}
+
+NN_INFER(SparseSoftmaxCrossEntropyOp) {
+  if (!allRanked({adaptor.getLogits(), adaptor.getLabels()}))
+    return failure();
+  return push(inferClassLossType(loc, "sparse_softmax_cross_entropy",
+                                 rt(adaptor.getLogits()),
+                                 rt(adaptor.getLabels())),
+              results);
+}
+
+NN_INFER(CategoricalCrossEntropyOp) {
+  if (!allRanked({adaptor.getProbs(), adaptor.getLabels()}))
+    return failure();
+  double eps = adaptor.getEpsilon().convertToDouble();
+  if (!(eps > 0 && eps < 0.5))
+    return emitOptionalError(
+        loc, "categorical_cross_entropy: epsilon must be in (0, 0.5), got ",
+        eps);
+  return push(inferClassLossType(loc, "categorical_cross_entropy",
+                                 rt(adaptor.getProbs()),
+                                 rt(adaptor.getLabels())),
+              results);
+}
+
+NN_INFER(WeightDecayOp) {
+  if (!allRanked(adaptor.getInput()))
+    return failure();
+  return push(inferWeightDecayType(loc, rt(adaptor.getInput()),
+                                   adaptor.getScale().convertToDouble()),
+              results);
+}
+
+#undef NN_INFER
+
+//===----------------------------------------------------------------------===//
+// Folders
+//===----------------------------------------------------------------------===//
+
+OpFoldResult FlattenOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  // reshape(reshape(x)) reads x directly.
+  if (auto inner = getInput().getDefiningOp<ReshapeOp>()) {
+    getInputMutable().assign(inner.getInput());
+    return getResult();
+  }
+  return {};
+}
+
+OpFoldResult DropoutOp::fold(FoldAdaptor) {
+  if (getRate().isZero())
+    return getInput();
+  return {};
+}
+
+#define GET_OP_CLASSES
+#include "nn/IR/NNOps.cpp.inc"
