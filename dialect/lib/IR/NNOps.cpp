@@ -293,5 +293,45 @@ OpFoldResult DropoutOp::fold(FoldAdaptor) {
   return {};
 }
 
+//===----------------------------------------------------------------------===//
+// Result names
+//===----------------------------------------------------------------------===//
+
+/// Names the result after the layer in the op's NameLoc, if any.
+static void nameAfterLayer(Operation *op, OpAsmSetValueNameFn setNameFn) {
+  if (auto name = dyn_cast<NameLoc>(op->getLoc()))
+    setNameFn(op->getResult(0), name.getName().getValue());
+}
+
+void GetParamOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getResult(), getName());
+}
+
+#define NN_NAME_RESULTS(OP)                                                    \
+  void OP::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {                  \
+    nameAfterLayer(*this, setNameFn);                                          \
+  }
+NN_NAME_RESULTS(Conv2DOp)
+NN_NAME_RESULTS(BiasAddOp)
+NN_NAME_RESULTS(ReluOp)
+NN_NAME_RESULTS(SigmoidOp)
+NN_NAME_RESULTS(TanhOp)
+NN_NAME_RESULTS(SoftmaxOp)
+NN_NAME_RESULTS(MaxPool2DOp)
+NN_NAME_RESULTS(AvgPool2DOp)
+NN_NAME_RESULTS(LRNOp)
+NN_NAME_RESULTS(MatmulOp)
+NN_NAME_RESULTS(FlattenOp)
+NN_NAME_RESULTS(ReshapeOp)
+NN_NAME_RESULTS(AddOp)
+NN_NAME_RESULTS(ConcatOp)
+NN_NAME_RESULTS(BatchNormOp)
+NN_NAME_RESULTS(DropoutOp)
+NN_NAME_RESULTS(L2LossOp)
+NN_NAME_RESULTS(SparseSoftmaxCrossEntropyOp)
+NN_NAME_RESULTS(CategoricalCrossEntropyOp)
+NN_NAME_RESULTS(WeightDecayOp)
+#undef NN_NAME_RESULTS
+
 #define GET_OP_CLASSES
 #include "nn/IR/NNOps.cpp.inc"

@@ -11,6 +11,7 @@
 
 include "nn/IR/NNDialect.td"
 include "nn/IR/NNAttrs.td"
+include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -47,7 +48,8 @@ def NN_ParameterOp : NN_Op<"parameter", [Symbol]> {
 }
 
 def NN_GetParamOp : NN_Op<"get_param", [
-    Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "Reads the current value of a parameter";
   let arguments = (ins FlatSymbolRefAttr:$name);
   let results = (outs NN_FloatTensor:$result);
@@ -78,8 +80,14 @@ def NN_OptimizerOp : NN_Op<"optimizer"> {
 // Layers
 //===----------------------------------------------------------------------===//
 
+// Results are printed under the name of the layer that made them
+// (`%conv1 = nn.conv2d ...`), taken from the op's NameLoc.
+def NN_LayerNamedResult
+    : DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>;
+
 class NN_LayerOp<string mnemonic, list<Trait> traits = []>
-    : NN_Op<mnemonic, !listconcat(traits, [Pure, InferTypeOpAdaptor])> {
+    : NN_Op<mnemonic, !listconcat(traits, [Pure, InferTypeOpAdaptor,
+                                           NN_LayerNamedResult])> {
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -106,7 +114,8 @@ def NN_BiasAddOp : NN_LayerOp<"bias_add"> {
 
 // ODS generates the result type of SameOperandsAndResultType ops.
 class NN_UnaryOp<string mnemonic, string what>
-    : NN_Op<mnemonic, [Pure, SameOperandsAndResultType, InferTypeOpInterface]> {
+    : NN_Op<mnemonic, [Pure, SameOperandsAndResultType, InferTypeOpInterface,
+                       NN_LayerNamedResult]> {
   let summary = what;
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
   let arguments = (ins NN_FloatTensor:$input);

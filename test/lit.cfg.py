@@ -1,0 +1,26 @@
+# -*- Python -*-
+# lit configuration of the nnc test suite.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "nnc"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".nn", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.nnc_obj_root, "test")
+
+config.substitutions.append(("%models", os.path.join(config.nnc_src_root, "models")))
+config.substitutions.append(("%nnc_src", config.nnc_src_root))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.add_tool_substitutions(["nnc", "nnc-opt"], [config.nnc_tools_dir])
+if config.nnc_have_fuzzer:
+    llvm_config.add_tool_substitutions(["nnc-parser-fuzzer"], [config.nnc_tools_dir])
+    config.available_features.add("fuzzer")
+if config.nnc_have_cuda:
+    config.available_features.add("cuda")
