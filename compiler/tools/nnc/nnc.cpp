@@ -33,8 +33,9 @@ using namespace llvm;
 namespace {
 cl::OptionCategory nncCategory("nnc options");
 
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.nn | file.mlir>"),
-                               cl::Required, cl::cat(nncCategory));
+cl::opt<std::string> inputFile(cl::Positional,
+                               cl::desc("<model.nn | file.mlir | - (stdin, .nn)>"),
+                               cl::init("-"), cl::cat(nncCategory));
 cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"),
                                 cl::value_desc("file"), cl::init("-"),
                                 cl::cat(nncCategory));
