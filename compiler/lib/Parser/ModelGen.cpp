@@ -302,6 +302,19 @@ LogicalResult ModelGen::finishForward() {
   func::ReturnOp::create(builder, forward.getLoc(), results);
   forward.setType(builder.getFunctionType(
       forward.front().getArgumentTypes(), ValueRange(results).getTypes()));
+
+  // A layer or input nothing reads is almost always a slip in the model.
+  // Report them in file order.
+  SmallVector<std::pair<const char *, StringRef>> unused;
+  for (const auto &entry : tensors)
+    if (!entry.second.isLabels && entry.second.value.use_empty())
+      unused.emplace_back(entry.second.loc.getPointer(), entry.getKey());
+  llvm::sort(unused);
+  for (auto [pos, name] : unused)
+    emitWarning(locator.get(SMLoc::getFromPointer(pos)))
+        << "'" << name << "' is not used by any output"
+        << (outputStmt ? "" : " (the output is the last layer, '" +
+                                  lastLayer + "')");
   return success();
 }
 
@@ -369,6 +382,10 @@ LogicalResult ModelGen::genLoss() {
   }
   func::ReturnOp::create(builder, loc, total);
   lossFunc.setType(builder.getFunctionType(argTypes, total.getType()));
+  for (unsigned l = 0; l < labels.size(); ++l)
+    if (entry->getArgument(inputs.size() + l).use_empty())
+      emitWarning(locator.get(labels[l].loc))
+          << "labels '" << labels[l].name << "' are not used by the loss";
   return success();
 }
 
