@@ -7,8 +7,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${NNC_BUILD_DIR:-$root/build}
 "$root/scripts/setup.sh" || exit 1
 export PATH="$HOME/.local/bin:$PATH"
+# The lit that CMake chose (Debian's llvm-22 one, else PyPI's).
+lit_bin=$(sed -n 's/^NNC_LIT:FILEPATH=//p' "$build/CMakeCache.txt")
 log=$(mktemp)
-lit -sv "$build/test" 2>&1 | tee "$log"
+"${lit_bin:-lit}" -sv "$build/test" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 count() { sed -nE "s/^ *$1: *([0-9]+).*/\1/p" "$log" | head -n 1; }
 passed=$(( $(count Passed || true) + 0 ))
