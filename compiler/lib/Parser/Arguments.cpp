@@ -6,6 +6,8 @@
 
 #include "ModelGenImpl.h"
 
+#include "nn/IR/ShapeFunctions.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -81,7 +83,7 @@ FailureOr<Number> Evaluator::eval(const ast::Expr &expr) {
     }
     if (!std::isfinite(result.value))
       return error(expr.loc) << "arithmetic overflow";
-    if (result.isInteger && std::fabs(result.value) > 9.0e15)
+    if (result.isInteger && std::fabs(result.value) >= kMaxExactInteger)
       return error(expr.loc) << "integer arithmetic overflow";
     return result;
   }
@@ -98,7 +100,8 @@ FailureOr<int64_t> Evaluator::evalInt(const ast::Expr &expr, StringRef what,
   if (failed(v))
     return failure();
   if (!v->isInteger)
-    return error(expr.loc) << what << " must be an integer, got " << v->value;
+    return error(expr.loc) << what << " must be an integer, got "
+                           << nn::formatNumber(v->value);
   if (v->value < static_cast<double>(min))
     return error(expr.loc) << what << " must be at least " << min << ", got "
                            << static_cast<int64_t>(v->value);
@@ -243,7 +246,8 @@ FailureOr<SmallVector<int64_t>> CallArgs::getIntList(StringRef key,
     if (!v->isInteger || v->value < 1)
       return error(element->loc)
              << "dimensions must be positive integers"
-             << (allowInfer ? " (one may be -1)" : "") << ", got " << v->value;
+             << (allowInfer ? " (one may be -1)" : "") << ", got "
+             << nn::formatNumber(v->value);
     result.push_back(static_cast<int64_t>(v->value));
   }
   return result;
@@ -375,7 +379,7 @@ FailureOr<Attribute> nnc::detail::evalInitializer(Evaluator &eval,
   if (!(stddev->convertToDouble() > 0))
     return eval.error(expr.loc) << "'" << name
                                 << "' needs a positive stddev, got "
-                                << stddev->convertToDouble();
+                                << nn::formatNumber(stddev->convertToDouble());
   if (name == "normal")
     return Attribute(nn::NormalInitAttr::get(ctx, *mean, *stddev));
   return Attribute(nn::TruncatedNormalInitAttr::get(ctx, *mean, *stddev));

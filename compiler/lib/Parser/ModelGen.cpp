@@ -11,6 +11,9 @@
 #include "nn/IR/ShapeFunctions.h"
 
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <cmath>
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -59,11 +62,20 @@ LogicalResult ModelGen::checkComplete(Location fileLoc) {
   if (!labels.empty() && !lossStmt)
     return emitError(locator.get(labels.front().loc))
            << "the model declares labels but no loss; add 'loss ...(...)'";
+  if (!decays.empty() && !lossStmt)
+    return emitError(decays.front().loc)
+           << "weight_decay adds to the loss, but the model has no loss; add "
+              "'loss ...(...)'";
   for (const auto &[name, value] : options.overrides)
-    if (!usedOverrides.count(name))
+    if (!usedOverrides.count(name)) {
+      if (name == "batch")
+        return emitError(locator.get(modelStmt->loc))
+               << "--batch: model '" << modelStmt->name
+               << "' has no 'batch' statement";
       return emitError(locator.get(modelStmt->loc))
              << "--set " << name << ": model '" << modelStmt->name
              << "' defines no constant '" << name << "'";
+    }
   return success();
 }
 
@@ -73,10 +85,9 @@ LogicalResult ModelGen::genStatement(const ast::Statement &stmt) {
       slot = &stmt;
       return success();
     }
-    auto prev = locator.get(slot->loc);
     return LogicalResult(emitError(locator.get(stmt.loc))
                          << "a model has one '" << what << "' statement"
-                         << "; the first is at " << prev);
+                         << "; the first is at " << where(slot->loc));
   };
   if (stmt.kind != ast::Statement::Model && !modelStmt)
     return emitError(locator.get(stmt.loc))
@@ -116,12 +127,19 @@ LogicalResult ModelGen::genStatement(const ast::Statement &stmt) {
   return failure();
 }
 
+std::string ModelGen::where(SMLoc loc) const {
+  auto fileLoc = cast<FileLineColLoc>(locator.get(loc));
+  return (fileLoc.getFilename().getValue() + ":" +
+          llvm::Twine(fileLoc.getLine()) + ":" + llvm::Twine(fileLoc.getColumn()))
+      .str();
+}
+
 LogicalResult ModelGen::checkDefinable(StringRef name, SMLoc loc) {
   auto it = tensors.find(name);
   if (it != tensors.end())
     return emitError(locator.get(loc))
            << "'" << name << "' is already defined at "
-           << locator.get(it->second.loc);
+           << where(it->second.loc);
   if (eval.isDefined(name))
     return emitError(locator.get(loc))
            << "'" << name << "' is already defined as a constant";
@@ -134,24 +152,23 @@ LogicalResult ModelGen::genConstant(const ast::Statement &stmt) {
   SMLoc loc = stmt.kind == ast::Statement::Batch ? stmt.loc : stmt.nameLoc;
   if (failed(checkDefinable(name, loc)))
     return failure();
-  Number value;
+  // The written value is checked even when the command line replaces it.
+  FailureOr<Number> written = eval.eval(*stmt.value);
+  if (failed(written))
+    return failure();
+  Number value = *written;
   auto it = options.overrides.find(name);
   if (it != options.overrides.end()) {
     usedOverrides[name] = true;
     value.value = it->second;
-    value.isInteger = it->second == static_cast<double>(
-                                        static_cast<int64_t>(it->second));
-  } else {
-    FailureOr<Number> v = eval.eval(*stmt.value);
-    if (failed(v))
-      return failure();
-    value = *v;
+    value.isInteger = std::fabs(it->second) <= kMaxExactInteger &&
+                      it->second == std::trunc(it->second);
   }
   if (stmt.kind == ast::Statement::Batch) {
     if (!value.isInteger || value.value < 1)
       return emitError(locator.get(stmt.value->loc))
              << "the batch size must be a positive integer, got "
-             << value.value;
+             << nn::formatNumber(value.value);
     (*module)->setAttr("nn.batch_size",
                        builder.getI64IntegerAttr((int64_t)value.value));
   }
@@ -303,11 +320,26 @@ LogicalResult ModelGen::finishForward() {
   forward.setType(builder.getFunctionType(
       forward.front().getArgumentTypes(), ValueRange(results).getTypes()));
 
-  // A layer or input nothing reads is almost always a slip in the model.
-  // Report them in file order.
+  warnUnused();
+  return success();
+}
+
+void ModelGen::warnUnused() {
+  // Values the outputs depend on, found backwards from the return.
+  llvm::DenseSet<Value> live;
+  SmallVector<Value> worklist(forward.front().getTerminator()->getOperands());
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!live.insert(v).second)
+      continue;
+    if (Operation *def = v.getDefiningOp())
+      llvm::append_range(worklist, def->getOperands());
+  }
+  // A layer or input no output depends on is almost always a slip in the
+  // model. Report them in file order.
   SmallVector<std::pair<const char *, StringRef>> unused;
   for (const auto &entry : tensors)
-    if (!entry.second.isLabels && entry.second.value.use_empty())
+    if (!entry.second.isLabels && !live.contains(entry.second.value))
       unused.emplace_back(entry.second.loc.getPointer(), entry.getKey());
   llvm::sort(unused);
   for (auto [pos, name] : unused)
@@ -315,7 +347,6 @@ LogicalResult ModelGen::finishForward() {
         << "'" << name << "' is not used by any output"
         << (outputStmt ? "" : " (the output is the last layer, '" +
                                   lastLayer + "')");
-  return success();
 }
 
 LogicalResult ModelGen::genLoss() {
@@ -437,16 +468,19 @@ LogicalResult ModelGen::genOptimizer(const ast::Statement &stmt) {
         builder.getContext(), llvm::APFloat(*rate), *steps,
         builder.getBoolAttr(*staircase));
   }
+  if (failed(nn::verifyOptimizerConfig(loc, *kind, *lr, *momentum, *nesterov,
+                                       *wd, *beta1, *beta2, *epsilon,
+                                       schedule)))
+    return failure();
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(forward);
-  auto op = nn::OptimizerOp::create(
+  nn::OptimizerOp::create(
       builder, loc, nn::OptimizerKindAttr::get(builder.getContext(), *kind),
       builder.getF64FloatAttr(*lr), builder.getF64FloatAttr(*momentum),
       builder.getBoolAttr(*nesterov), builder.getF64FloatAttr(*wd),
       builder.getF64FloatAttr(*beta1), builder.getF64FloatAttr(*beta2),
       builder.getF64FloatAttr(*epsilon), schedule);
-  // The verifier's messages are the ones users need (ranges of values).
-  return verify(op);
+  return success();
 }
 
 OwningOpRef<ModuleOp> nnc::genModel(const SourceLocator &locator,

@@ -19,6 +19,9 @@
 
 namespace nnc::detail {
 
+/// Integers are exact up to 2^53; larger ones are rejected.
+constexpr double kMaxExactInteger = 9007199254740992.0;
+
 /// A constant's value: integers stay exact as long as the arithmetic allows.
 struct Number {
   double value = 0;
@@ -137,6 +140,9 @@ private:
   mlir::LogicalResult finishForward();
   mlir::LogicalResult genLoss();
   mlir::LogicalResult checkDefinable(llvm::StringRef name, llvm::SMLoc loc);
+  /// `file:line:col` of a position, for "first defined at" notes.
+  std::string where(llvm::SMLoc loc) const;
+  void warnUnused();
   mlir::FailureOr<mlir::Type> evalDType(const ast::TensorDecl &decl,
                                         bool isLabels);
 

@@ -42,6 +42,9 @@ mlir::Location SourceLocator::get(SMLoc loc) const {
 
 namespace {
 
+/// Integers are kept as doubles, exact up to 2^53.
+constexpr int64_t kMaxExactInteger = int64_t(1) << 53;
+
 /// Deeper nesting than this is rejected rather than risking the stack.
 constexpr unsigned kMaxNesting = 64;
 
@@ -324,6 +327,12 @@ std::unique_ptr<Expr> Parser::parseUnary(unsigned depth) {
 
 std::unique_ptr<Expr> Parser::parsePrimary(unsigned depth) {
   SMLoc loc = tok.getLoc();
+  if (tok.is(Token::Integer) &&
+      (tok.integer > kMaxExactInteger || tok.integer < -kMaxExactInteger)) {
+    (void)errorAt(loc, "integer '" + tok.spelling +
+                           "' is too large to be exact (the limit is 2^53)");
+    return nullptr;
+  }
   if (tok.is(Token::Integer) || tok.is(Token::Float)) {
     auto num = std::make_unique<Expr>(Expr::Number, loc);
     num->number = tok.number;

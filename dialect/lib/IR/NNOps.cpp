@@ -64,37 +64,13 @@ GetParamOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 }
 
 LogicalResult OptimizerOp::verify() {
-  auto check = [&](double v, bool ok, StringRef what) -> LogicalResult {
-    if (ok && std::isfinite(v))
-      return success();
-    return emitOpError() << what << ", got " << v;
-  };
-  double lr = getLearningRate().convertToDouble();
-  double momentum = getMomentum().convertToDouble();
-  double wd = getWeightDecay().convertToDouble();
-  double b1 = getBeta1().convertToDouble(), b2 = getBeta2().convertToDouble();
-  double eps = getEpsilon().convertToDouble();
-  if (failed(check(lr, lr > 0, "learning_rate must be positive")) ||
-      failed(check(momentum, momentum >= 0 && momentum < 1,
-                   "momentum must be in [0, 1)")) ||
-      failed(check(wd, wd >= 0, "weight_decay must be >= 0")) ||
-      failed(check(b1, b1 >= 0 && b1 < 1, "beta1 must be in [0, 1)")) ||
-      failed(check(b2, b2 >= 0 && b2 < 1, "beta2 must be in [0, 1)")) ||
-      failed(check(eps, eps > 0, "epsilon must be positive")))
+  if (failed(verifyOptimizerConfig(
+          getLoc(), getKind(), getLearningRate().convertToDouble(),
+          getMomentum().convertToDouble(), getNesterov(),
+          getWeightDecay().convertToDouble(), getBeta1().convertToDouble(),
+          getBeta2().convertToDouble(), getEpsilon().convertToDouble(),
+          getScheduleAttr())))
     return failure();
-  if (getNesterov() && momentum == 0)
-    return emitOpError("nesterov needs a non-zero momentum");
-  if (auto s = getScheduleAttr()) {
-    double rate = s.getRate().convertToDouble();
-    if (failed(check(rate, rate > 0 && rate <= 1,
-                     "schedule rate must be in (0, 1]")))
-      return failure();
-    if (s.getSteps() < 1)
-      return emitOpError("schedule steps must be positive, got ")
-             << s.getSteps();
-  }
-  if (getKind() == OptimizerKind::Adam && (momentum != 0 || getNesterov()))
-    return emitOpError("momentum and nesterov apply to sgd, not adam");
   auto module = (*this)->getParentOp();
   if (module) {
     for (auto other : module->getRegion(0).getOps<OptimizerOp>())
@@ -249,7 +225,7 @@ NN_INFER(CategoricalCrossEntropyOp) {
   if (!(eps > 0 && eps < 0.5))
     return emitOptionalError(
         loc, "categorical_cross_entropy: epsilon must be in (0, 0.5), got ",
-        eps);
+        formatNumber(eps));
   return push(inferClassLossType(loc, "categorical_cross_entropy",
                                  rt(adaptor.getProbs()),
                                  rt(adaptor.getLabels())),

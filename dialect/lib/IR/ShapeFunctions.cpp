@@ -10,6 +10,8 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::nn;
@@ -240,11 +242,14 @@ FailureOr<RankedTensorType> mlir::nn::inferLRNType(OptLoc loc,
     return emitOptionalError(loc, op, ": depth_radius must be >= 0, got ",
                              depthRadius);
   if (!(bias > 0) || !std::isfinite(bias))
-    return emitOptionalError(loc, op, ": bias must be positive, got ", bias);
+    return emitOptionalError(loc, op, ": bias must be positive, got ",
+                             formatNumber(bias));
   if (!(alpha >= 0) || !std::isfinite(alpha))
-    return emitOptionalError(loc, op, ": alpha must be >= 0, got ", alpha);
+    return emitOptionalError(loc, op, ": alpha must be >= 0, got ",
+                             formatNumber(alpha));
   if (!std::isfinite(beta))
-    return emitOptionalError(loc, op, ": beta must be finite, got ", beta);
+    return emitOptionalError(loc, op, ": beta must be finite, got ",
+                             formatNumber(beta));
   return input;
 }
 
@@ -365,7 +370,7 @@ mlir::nn::inferBatchNormType(OptLoc loc, RankedTensorType input,
   }
   if (!(epsilon > 0))
     return emitOptionalError(loc, op, ": epsilon must be positive, got ",
-                             epsilon);
+                             formatNumber(epsilon));
   return input;
 }
 
@@ -374,7 +379,7 @@ FailureOr<RankedTensorType> mlir::nn::inferDropoutType(OptLoc loc,
                                                        double rate) {
   if (!(rate >= 0 && rate < 1))
     return emitOptionalError(loc, "dropout: rate must be in [0, 1), got ",
-                             rate);
+                             formatNumber(rate));
   return input;
 }
 
@@ -402,7 +407,7 @@ mlir::nn::inferWeightDecayType(OptLoc loc, RankedTensorType input,
                                double scale) {
   if (!(scale >= 0) || !std::isfinite(scale))
     return emitOptionalError(loc, "weight_decay: scale must be >= 0, got ",
-                             scale);
+                             formatNumber(scale));
   return inferL2LossType(loc, input);
 }
 
@@ -419,7 +424,7 @@ LogicalResult mlir::nn::verifyInitializer(OptLoc loc, Attribute init,
     if (stddev > 0 && std::isfinite(stddev))
       return success();
     return emitOptionalError(loc, "initialiser stddev must be positive, got ",
-                             stddev);
+                             formatNumber(stddev));
   };
   if (auto n = dyn_cast<NormalInitAttr>(init))
     return positive(n.getStddev().convertToDouble());
@@ -428,12 +433,64 @@ LogicalResult mlir::nn::verifyInitializer(OptLoc loc, Attribute init,
   if (auto u = dyn_cast<UniformInitAttr>(init))
     if (!(u.getMin() < u.getMax()))
       return emitOptionalError(loc, "uniform initialiser needs min < max, got [",
-                               u.getMin().convertToDouble(), ", ",
-                               u.getMax().convertToDouble(), ")");
+                               formatNumber(u.getMin().convertToDouble()), ", ",
+                               formatNumber(u.getMax().convertToDouble()), ")");
   if (isa<GlorotUniformInitAttr, GlorotNormalInitAttr, HeNormalInitAttr>(init) &&
       type.getRank() != 2 && type.getRank() != 4)
     return emitOptionalError(loc, "fan-based initialisers need a [in, out] "
                                   "matrix or an HWIO filter, got ",
                              shapeStr(type));
+  return success();
+}
+
+std::string mlir::nn::formatNumber(double value) {
+  if (std::isnan(value))
+    return "nan";
+  if (std::isinf(value))
+    return value > 0 ? "inf" : "-inf";
+  char buffer[32];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buffer, sizeof(buffer), "%.*g", precision, value);
+    if (std::strtod(buffer, nullptr) == value)
+      break;
+  }
+  return buffer;
+}
+
+LogicalResult mlir::nn::verifyOptimizerConfig(
+    OptLoc loc, OptimizerKind kind, double learningRate, double momentum,
+    bool nesterov, double weightDecay, double beta1, double beta2,
+    double epsilon, ExponentialDecayAttr schedule) {
+  auto check = [&](double v, bool ok, StringRef what) -> LogicalResult {
+    if (ok && std::isfinite(v))
+      return success();
+    return emitOptionalError(loc, "optimizer: ", what, ", got ",
+                             formatNumber(v));
+  };
+  if (failed(check(learningRate, learningRate > 0,
+                   "learning_rate must be positive")) ||
+      failed(check(momentum, momentum >= 0 && momentum < 1,
+                   "momentum must be in [0, 1)")) ||
+      failed(check(weightDecay, weightDecay >= 0,
+                   "weight_decay must be >= 0")) ||
+      failed(check(beta1, beta1 >= 0 && beta1 < 1, "beta1 must be in [0, 1)")) ||
+      failed(check(beta2, beta2 >= 0 && beta2 < 1, "beta2 must be in [0, 1)")) ||
+      failed(check(epsilon, epsilon > 0, "epsilon must be positive")))
+    return failure();
+  if (nesterov && momentum == 0)
+    return emitOptionalError(loc, "optimizer: nesterov needs a non-zero momentum");
+  if (kind == OptimizerKind::Adam && (momentum != 0 || nesterov))
+    return emitOptionalError(
+        loc, "optimizer: momentum and nesterov apply to sgd, not adam");
+  if (schedule) {
+    double rate = schedule.getRate().convertToDouble();
+    if (failed(check(rate, rate > 0 && rate <= 1,
+                     "schedule rate must be in (0, 1]")))
+      return failure();
+    if (schedule.getSteps() < 1)
+      return emitOptionalError(loc,
+                               "optimizer: schedule steps must be positive, got ",
+                               schedule.getSteps());
+  }
   return success();
 }

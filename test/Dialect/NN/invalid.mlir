@@ -129,21 +129,21 @@ func.func @f(%x: tensor<2x8x8x4xf32>) { %0 = nn.lrn %x {alpha = 1.0 : f64, beta 
 
 // -----
 
-// expected-error @below {{lrn: bias must be positive, got 0.000000e+00}}
+// expected-error @below {{lrn: bias must be positive, got 0}}
 // expected-error @below {{'nn.lrn' op failed to infer returned types}}
 func.func @f(%x: tensor<2x8x8x4xf32>) { %0 = nn.lrn %x {alpha = 1.0 : f64, beta = 0.5 : f64, bias = 0.0 : f64, depth_radius = 2 : i64} : (tensor<2x8x8x4xf32>) -> tensor<2x8x8x4xf32>
   return }
 
 // -----
 
-// expected-error @below {{lrn: alpha must be >= 0, got -1.000000e+00}}
+// expected-error @below {{lrn: alpha must be >= 0, got -1}}
 // expected-error @below {{'nn.lrn' op failed to infer returned types}}
 func.func @f(%x: tensor<2x8x8x4xf32>) { %0 = nn.lrn %x {alpha = -1.0 : f64, beta = 0.5 : f64, bias = 1.0 : f64, depth_radius = 2 : i64} : (tensor<2x8x8x4xf32>) -> tensor<2x8x8x4xf32>
   return }
 
 // -----
 
-// expected-error @below {{lrn: beta must be finite, got INF}}
+// expected-error @below {{lrn: beta must be finite, got inf}}
 // expected-error @below {{'nn.lrn' op failed to infer returned types}}
 func.func @f(%x: tensor<2x8x8x4xf32>) { %0 = nn.lrn %x {alpha = 1.0 : f64, beta = 0x7FF0000000000000 : f64, bias = 1.0 : f64, depth_radius = 2 : i64} : (tensor<2x8x8x4xf32>) -> tensor<2x8x8x4xf32>
   return }
@@ -227,14 +227,14 @@ func.func @f(%x: tensor<2x8xf32>, %s: tensor<4xf32>) { %0 = nn.batch_norm %x, %s
 
 // -----
 
-// expected-error @below {{batch_norm: epsilon must be positive, got 0.000000e+00}}
+// expected-error @below {{batch_norm: epsilon must be positive, got 0}}
 // expected-error @below {{'nn.batch_norm' op failed to infer returned types}}
 func.func @f(%x: tensor<2x8xf32>, %s: tensor<8xf32>) { %0 = nn.batch_norm %x, %s, %s, %s, %s {epsilon = 0.0 : f64} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   return }
 
 // -----
 
-// expected-error @below {{dropout: rate must be in [0, 1), got 1.000000e+00}}
+// expected-error @below {{dropout: rate must be in [0, 1), got 1}}
 // expected-error @below {{'nn.dropout' op failed to infer returned types}}
 func.func @f(%x: tensor<2x8xf32>) { %0 = nn.dropout %x {rate = 1.0 : f64} : (tensor<2x8xf32>) -> tensor<2x8xf32>
   return }
@@ -255,14 +255,14 @@ func.func @f(%x: tensor<2x8x1xf32>, %y: tensor<2xi32>) { %0 = nn.sparse_softmax_
 
 // -----
 
-// expected-error @below {{categorical_cross_entropy: epsilon must be in (0, 0.5), got 5.000000e-01}}
+// expected-error @below {{categorical_cross_entropy: epsilon must be in (0, 0.5), got 0.5}}
 // expected-error @below {{'nn.categorical_cross_entropy' op failed to infer returned types}}
 func.func @f(%x: tensor<2x8xf32>, %y: tensor<2xi32>) { %0 = nn.categorical_cross_entropy %x, %y {epsilon = 0.5 : f64} : (tensor<2x8xf32>, tensor<2xi32>) -> tensor<f32>
   return }
 
 // -----
 
-// expected-error @below {{weight_decay: scale must be >= 0, got -1.000000e+00}}
+// expected-error @below {{weight_decay: scale must be >= 0, got -1}}
 // expected-error @below {{'nn.weight_decay' op failed to infer returned types}}
 func.func @f(%x: tensor<2x8xf32>) { %0 = nn.weight_decay %x {scale = -1.0 : f64} : (tensor<2x8xf32>) -> tensor<f32>
   return }
@@ -291,12 +291,12 @@ nn.parameter @p : tensor<?x8xf32> = #nn.zeros
 
 // -----
 
-// expected-error @below {{initialiser stddev must be positive, got 0.000000e+00}}
+// expected-error @below {{initialiser stddev must be positive, got 0}}
 nn.parameter @p : tensor<8x8xf32> = #nn.truncated_normal<mean = 0.0, stddev = 0.0>
 
 // -----
 
-// expected-error @below {{uniform initialiser needs min < max, got [1.000000e+00, 1.000000e+00)}}
+// expected-error @below {{uniform initialiser needs min < max, got [1, 1)}}
 nn.parameter @p : tensor<8x8xf32> = #nn.uniform<min = 1.0, max = 1.0>
 
 // -----
@@ -319,52 +319,52 @@ func.func @f() { %0 = nn.get_param @p : tensor<4xf32>
 
 // -----
 
-// expected-error @below {{'nn.optimizer' op learning_rate must be positive, got -1.000000e+00}}
+// expected-error @below {{optimizer: learning_rate must be positive, got -1}}
 nn.optimizer <sgd> {learning_rate = -1.0 : f64}
 
 // -----
 
-// expected-error @below {{'nn.optimizer' op momentum must be in [0, 1), got 1.000000e+00}}
+// expected-error @below {{optimizer: momentum must be in [0, 1), got 1}}
 nn.optimizer <sgd> {learning_rate = 0.1 : f64, momentum = 1.0 : f64}
 
 // -----
 
-// expected-error @below {{'nn.optimizer' op weight_decay must be >= 0, got -5.000000e-01}}
+// expected-error @below {{optimizer: weight_decay must be >= 0, got -0.5}}
 nn.optimizer <sgd> {learning_rate = 0.1 : f64, weight_decay = -0.5 : f64}
 
 // -----
 
-// expected-error @below {{'nn.optimizer' op beta1 must be in [0, 1), got 1.000000e+00}}
+// expected-error @below {{optimizer: beta1 must be in [0, 1), got 1}}
 nn.optimizer <adam> {learning_rate = 0.1 : f64, beta1 = 1.0 : f64}
 
 // -----
 
-// expected-error @below {{'nn.optimizer' op beta2 must be in [0, 1), got -1.000000e-01}}
+// expected-error @below {{optimizer: beta2 must be in [0, 1), got -0.1}}
 nn.optimizer <adam> {learning_rate = 0.1 : f64, beta2 = -0.1 : f64}
 
 // -----
 
-// expected-error @below {{'nn.optimizer' op epsilon must be positive, got 0.000000e+00}}
+// expected-error @below {{optimizer: epsilon must be positive, got 0}}
 nn.optimizer <adam> {learning_rate = 0.1 : f64, epsilon = 0.0 : f64}
 
 // -----
 
-// expected-error @below {{'nn.optimizer' op nesterov needs a non-zero momentum}}
+// expected-error @below {{optimizer: nesterov needs a non-zero momentum}}
 nn.optimizer <sgd> {learning_rate = 0.1 : f64, nesterov = true}
 
 // -----
 
-// expected-error @below {{'nn.optimizer' op schedule rate must be in (0, 1], got 2.000000e+00}}
+// expected-error @below {{optimizer: schedule rate must be in (0, 1], got 2}}
 nn.optimizer <sgd> {learning_rate = 0.1 : f64, schedule = #nn.exponential_decay<rate = 2.0, steps = 10, staircase = true>}
 
 // -----
 
-// expected-error @below {{'nn.optimizer' op schedule steps must be positive, got 0}}
+// expected-error @below {{optimizer: schedule steps must be positive, got 0}}
 nn.optimizer <sgd> {learning_rate = 0.1 : f64, schedule = #nn.exponential_decay<rate = 0.5, steps = 0, staircase = true>}
 
 // -----
 
-// expected-error @below {{'nn.optimizer' op momentum and nesterov apply to sgd, not adam}}
+// expected-error @below {{optimizer: momentum and nesterov apply to sgd, not adam}}
 nn.optimizer <adam> {learning_rate = 0.1 : f64, momentum = 0.9 : f64}
 
 // -----

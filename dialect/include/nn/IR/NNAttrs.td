@@ -102,11 +102,17 @@ def NN_GlorotUniformInitAttr : NN_Attr<"GlorotUniformInit", "glorot_uniform"> {
 }
 
 def NN_GlorotNormalInitAttr : NN_Attr<"GlorotNormalInit", "glorot_normal"> {
-  let summary = "Glorot normal: truncated normal, stddev sqrt(2/(fan_in+fan_out))";
+  let summary = "Glorot normal, as Keras: truncated normal with stddev "
+                "sqrt(2 / (fan_in + fan_out)) / 0.87962566103423978";
+  let description = [{
+    The divisor makes the standard deviation of the distribution truncated at
+    two standard deviations equal to sqrt(2 / (fan_in + fan_out)).
+  }];
 }
 
 def NN_HeNormalInitAttr : NN_Attr<"HeNormalInit", "he_normal"> {
-  let summary = "He normal: truncated normal, stddev sqrt(2 / fan_in)";
+  let summary = "He normal, as Keras: truncated normal with stddev "
+                "sqrt(2 / fan_in) / 0.87962566103423978";
 }
 
 def NN_ExponentialDecayAttr

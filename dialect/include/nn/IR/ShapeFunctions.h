@@ -81,6 +81,17 @@ FailureOr<RankedTensorType> inferWeightDecayType(OptLoc loc,
                                                  RankedTensorType input,
                                                  double scale);
 
+/// The shortest decimal form of `value` that reads back exactly ("0.1",
+/// "6.5", "1e-07"), for messages.
+std::string formatNumber(double value);
+
+/// Checks the optimizer's hyper-parameters (ranges, combinations).
+LogicalResult verifyOptimizerConfig(OptLoc loc, OptimizerKind kind,
+                                    double learningRate, double momentum,
+                                    bool nesterov, double weightDecay,
+                                    double beta1, double beta2, double epsilon,
+                                    ExponentialDecayAttr schedule);
+
 /// Checks that `init` can initialise a tensor of type `type`.
 LogicalResult verifyInitializer(OptLoc loc, Attribute init,
                                 RankedTensorType type);
