@@ -10,7 +10,7 @@
 //              | 'output' NAME (',' NAME)*
 //   call      := NAME '(' (arg (',' arg)*)? ')'
 //   arg       := NAME '=' expr | expr
-//   expr      := term (('+' | '-') term)*
+//   expr      := term (('+' | '-') term)*        (precedence climbing)
 //   term      := unary (('*' | '/') unary)*
 //   unary     := '-' unary | primary
 //   primary   := NUMBER | NAME | call | '(' expr ')' | '[' (expr (',' expr)*)? ']'
@@ -101,7 +101,10 @@ private:
   std::unique_ptr<Call> parseCall(unsigned depth);
   mlir::LogicalResult parseCallArgs(Call &call, unsigned depth);
   std::unique_ptr<Expr> parseExpr(unsigned depth);
-  std::unique_ptr<Expr> parseTerm(unsigned depth);
+  /// Continues an expression whose first operand is `lhs` with the binary
+  /// operators of at least `minPrecedence`.
+  std::unique_ptr<Expr> parseBinaryRest(std::unique_ptr<Expr> lhs,
+                                        int minPrecedence, unsigned depth);
   std::unique_ptr<Expr> parseUnary(unsigned depth);
   std::unique_ptr<Expr> parsePrimary(unsigned depth);
   std::unique_ptr<Expr> parseList(unsigned depth);
@@ -251,21 +254,9 @@ mlir::LogicalResult Parser::parseCallArgs(Call &call, unsigned depth) {
         head = std::make_unique<Expr>(Expr::Name, name.getLoc());
         head->name = name.spelling.str();
       }
-      // Allow arithmetic after a leading name: `n * 2`.
-      while (tok.is(Token::Plus) || tok.is(Token::Minus) ||
-             tok.is(Token::Star) || tok.is(Token::Slash)) {
-        auto bin = std::make_unique<Expr>(Expr::Binary, tok.getLoc());
-        bin->op = tok.spelling[0];
-        bool additive = tok.is(Token::Plus) || tok.is(Token::Minus);
-        consume();
-        std::unique_ptr<Expr> rhs =
-            additive ? parseTerm(depth + 1) : parseUnary(depth + 1);
-        if (!rhs)
-          return mlir::failure();
-        bin->operands.push_back(std::move(head));
-        bin->operands.push_back(std::move(rhs));
-        head = std::move(bin);
-      }
+      // Arithmetic may follow a leading name: `n * 2`.
+      if (!(head = parseBinaryRest(std::move(head), 1, depth + 1)))
+        return mlir::failure();
       arg.value = std::move(head);
     } else if (!(arg.value = parseExpr(depth + 1))) {
       return mlir::failure();
@@ -276,29 +267,38 @@ mlir::LogicalResult Parser::parseCallArgs(Call &call, unsigned depth) {
                                    call.callee + "'");
 }
 
-std::unique_ptr<Expr> Parser::parseExpr(unsigned depth) {
-  std::unique_ptr<Expr> lhs = parseTerm(depth);
-  while (lhs && (tok.is(Token::Plus) || tok.is(Token::Minus))) {
-    auto bin = std::make_unique<Expr>(Expr::Binary, tok.getLoc());
-    bin->op = tok.spelling[0];
-    consume();
-    std::unique_ptr<Expr> rhs = parseTerm(depth);
-    if (!rhs)
-      return nullptr;
-    bin->operands.push_back(std::move(lhs));
-    bin->operands.push_back(std::move(rhs));
-    lhs = std::move(bin);
+/// Binding strength of a binary operator token; 0 for anything else.
+static int precedence(Token::Kind kind) {
+  switch (kind) {
+  case Token::Plus:
+  case Token::Minus:
+    return 1;
+  case Token::Star:
+  case Token::Slash:
+    return 2;
+  default:
+    return 0;
   }
-  return lhs;
 }
 
-std::unique_ptr<Expr> Parser::parseTerm(unsigned depth) {
+std::unique_ptr<Expr> Parser::parseExpr(unsigned depth) {
   std::unique_ptr<Expr> lhs = parseUnary(depth);
-  while (lhs && (tok.is(Token::Star) || tok.is(Token::Slash))) {
+  if (!lhs)
+    return nullptr;
+  return parseBinaryRest(std::move(lhs), 1, depth);
+}
+
+std::unique_ptr<Expr> Parser::parseBinaryRest(std::unique_ptr<Expr> lhs,
+                                              int minPrecedence,
+                                              unsigned depth) {
+  for (int prec; (prec = precedence(tok.kind)) >= minPrecedence && prec;) {
     auto bin = std::make_unique<Expr>(Expr::Binary, tok.getLoc());
     bin->op = tok.spelling[0];
     consume();
     std::unique_ptr<Expr> rhs = parseUnary(depth);
+    // Tighter operators to the right bind to `rhs` first: 1 + 2 * 3.
+    while (rhs && precedence(tok.kind) > prec)
+      rhs = parseBinaryRest(std::move(rhs), prec + 1, depth);
     if (!rhs)
       return nullptr;
     bin->operands.push_back(std::move(lhs));
