@@ -8,17 +8,23 @@
 #include "nn/IR/NNDialect.h"
 #include "nnc/Driver/Pipelines.h"
 
+#include "nnc/Conversion/Passes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/Passes.h"
 
 void nnc::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::nn::NNDialect, mlir::func::FuncDialect,
-                  mlir::arith::ArithDialect, mlir::tensor::TensorDialect>();
+                  mlir::arith::ArithDialect, mlir::linalg::LinalgDialect,
+                  mlir::math::MathDialect, mlir::tensor::TensorDialect>();
 }
 
 void nnc::registerAllPasses() {
   mlir::registerTransformsPasses();
+  registerNNCConversionPasses();
   registerPipelines();
 }

@@ -1,0 +1,157 @@
+//===- ConvPoolToLinalg.cpp - nn convolution and pooling to linalg --------===//
+//
+// Part of nnc. TensorFlow's padding (SAME is asymmetric: AlexNet's conv1
+// pads 3 before and 4 after) becomes an explicit tensor.pad, then linalg's
+// NHWC named ops run unpadded. Max pooling pads with -inf, so padding never
+// wins; average pooling divides each window by the number of real elements
+// in it, as TensorFlow does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+#include "nnc/Conversion/NNToLinalg/NNToLinalg.h"
+
+#include "nn/IR/NNDialect.h"
+#include "nn/IR/ShapeFunctions.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace nnc::linalg_utils;
+
+namespace {
+
+/// [top, bottom, left, right] padding of a windowed op on `input`.
+SmallVector<int64_t, 4> explicitPads(RankedTensorType input,
+                                     ArrayRef<int64_t> window,
+                                     ArrayRef<int64_t> strides,
+                                     ArrayRef<int64_t> dilations,
+                                     nn::Padding padding,
+                                     std::optional<ArrayRef<int64_t>> pad) {
+  SmallVector<int64_t, 4> pads;
+  for (unsigned axis = 0; axis < 2; ++axis) {
+    nn::AxisPadding p = nn::computePadding(
+        padding, input.getDimSize(1 + axis), window[axis], strides[axis],
+        dilations[axis], pad.value_or(ArrayRef<int64_t>()), axis);
+    pads.push_back(p.before);
+    pads.push_back(p.after);
+  }
+  return pads;
+}
+
+DenseIntElementsAttr pairAttr(OpBuilder &b, ArrayRef<int64_t> values) {
+  return DenseIntElementsAttr::get(
+      RankedTensorType::get({2}, b.getI64Type()), values);
+}
+
+struct Conv2DLowering : OpRewritePattern<nn::Conv2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(nn::Conv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = cast<RankedTensorType>(op.getInput().getType());
+    auto filterType = cast<RankedTensorType>(op.getFilter().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    SmallVector<int64_t, 4> pads = explicitPads(
+        inputType, filterType.getShape().take_front(2), op.getStrides(),
+        op.getDilations(), op.getPadding(), op.getPad());
+    Value padded = padNHWC(rewriter, loc, op.getInput(), pads, 0.0);
+    Value init = filled(rewriter, loc, resultType, 0.0);
+    auto conv = linalg::Conv2DNhwcHwcfOp::create(
+        rewriter, loc, TypeRange{resultType}, ValueRange{padded, op.getFilter()},
+        ValueRange{init}, pairAttr(rewriter, op.getStrides()),
+        pairAttr(rewriter, op.getDilations()));
+    rewriter.replaceOp(op, conv.getResult(0));
+    return success();
+  }
+};
+
+struct MaxPoolLowering : OpRewritePattern<nn::MaxPool2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(nn::MaxPool2DOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = cast<RankedTensorType>(op.getInput().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    const int64_t ones[2] = {1, 1};
+    double lowest = -std::numeric_limits<double>::infinity();
+    Value padded = padNHWC(rewriter, loc, op.getInput(),
+                           explicitPads(inputType, op.getWindow(),
+                                        op.getStrides(), ones, op.getPadding(),
+                                        op.getPad()),
+                           lowest);
+    Value init = filled(rewriter, loc, resultType, lowest);
+    Value window = tensor::EmptyOp::create(rewriter, loc, op.getWindow(),
+                                           resultType.getElementType());
+    auto pool = linalg::PoolingNhwcMaxOp::create(
+        rewriter, loc, TypeRange{resultType}, ValueRange{padded, window},
+        ValueRange{init}, pairAttr(rewriter, op.getStrides()),
+        pairAttr(rewriter, ones));
+    rewriter.replaceOp(op, pool.getResult(0));
+    return success();
+  }
+};
+
+/// Number of real (unpadded) positions of an axis in the window of output
+/// index `o`: min(o*s - before + k, size) - max(o*s - before, 0).
+Value realCount(OpBuilder &b, Location loc, Value o, int64_t stride,
+                int64_t before, int64_t window, int64_t size) {
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value start = arith::SubIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, o, cst(stride)), cst(before));
+  Value end = arith::AddIOp::create(b, loc, start, cst(window));
+  Value lo = arith::MaxSIOp::create(b, loc, start, cst(0));
+  Value hi = arith::MinSIOp::create(b, loc, end, cst(size));
+  return arith::SubIOp::create(b, loc, hi, lo);
+}
+
+struct AvgPoolLowering : OpRewritePattern<nn::AvgPool2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(nn::AvgPool2DOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = cast<RankedTensorType>(op.getInput().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    const int64_t ones[2] = {1, 1};
+    SmallVector<int64_t, 4> pads =
+        explicitPads(inputType, op.getWindow(), op.getStrides(), ones,
+                     op.getPadding(), op.getPad());
+    Value padded = padNHWC(rewriter, loc, op.getInput(), pads, 0.0);
+    Value init = filled(rewriter, loc, resultType, 0.0);
+    Value window = tensor::EmptyOp::create(rewriter, loc, op.getWindow(),
+                                           resultType.getElementType());
+    Value sums = linalg::PoolingNhwcSumOp::create(
+                     rewriter, loc, TypeRange{resultType},
+                     ValueRange{padded, window}, ValueRange{init},
+                     pairAttr(rewriter, op.getStrides()),
+                     pairAttr(rewriter, ones))
+                     .getResult(0);
+    ArrayRef<int64_t> win = op.getWindow(), strides = op.getStrides();
+    int64_t height = inputType.getDimSize(1), width = inputType.getDimSize(2);
+    Value avg = elementwise(
+        rewriter, loc, resultType, sums,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value oh = linalg::IndexOp::create(b, l, 1);
+          Value ow = linalg::IndexOp::create(b, l, 2);
+          Value count = arith::MulIOp::create(
+              b, l, realCount(b, l, oh, strides[0], pads[0], win[0], height),
+              realCount(b, l, ow, strides[1], pads[2], win[1], width));
+          Value countI64 =
+              arith::IndexCastOp::create(b, l, b.getI64Type(), count);
+          Value countF =
+              arith::SIToFPOp::create(b, l, args[0].getType(), countI64);
+          return arith::DivFOp::create(b, l, args[0], countF);
+        });
+    rewriter.replaceOp(op, avg);
+    return success();
+  }
+};
+
+} // namespace
+
+void nnc::populateConvPoolToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<Conv2DLowering, MaxPoolLowering, AvgPoolLowering>(
+      patterns.getContext());
+}

@@ -1,0 +1,113 @@
+//===- MatmulShapeToLinalg.cpp - nn matmul and reshapes to linalg ---------===//
+//
+// Part of nnc. matmul becomes linalg.matmul (transposed operands through
+// linalg.transpose); flatten, reshape and concat become tensor ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+#include "nnc/Conversion/NNToLinalg/NNToLinalg.h"
+
+#include "nn/IR/NNDialect.h"
+
+using namespace mlir;
+using namespace nnc::linalg_utils;
+
+namespace {
+
+Value transposed(OpBuilder &b, Location loc, Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Value init = tensor::EmptyOp::create(
+      b, loc, {type.getDimSize(1), type.getDimSize(0)}, type.getElementType());
+  const int64_t perm[] = {1, 0};
+  return linalg::TransposeOp::create(b, loc, x, init, perm).getResult()[0];
+}
+
+struct MatmulLowering : OpRewritePattern<nn::MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(nn::MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Value lhs = op.getTransposeLhs() ? transposed(rewriter, loc, op.getLhs())
+                                     : op.getLhs();
+    Value rhs = op.getTransposeRhs() ? transposed(rewriter, loc, op.getRhs())
+                                     : op.getRhs();
+    Value init = filled(rewriter, loc, resultType, 0.0);
+    auto matmul = linalg::MatmulOp::create(rewriter, loc, TypeRange{resultType},
+                                           ValueRange{lhs, rhs},
+                                           ValueRange{init});
+    rewriter.replaceOp(op, matmul.getResult(0));
+    return success();
+  }
+};
+
+/// Reassociation grouping all `rank` dimensions into one.
+SmallVector<ReassociationIndices> allInOne(int64_t rank) {
+  ReassociationIndices all;
+  for (int64_t i = 0; i < rank; ++i)
+    all.push_back(i);
+  return {all};
+}
+
+struct FlattenLowering : OpRewritePattern<nn::FlattenOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(nn::FlattenOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inputType = cast<RankedTensorType>(op.getInput().getType());
+    ReassociationIndices rest;
+    for (int64_t i = 1; i < inputType.getRank(); ++i)
+      rest.push_back(i);
+    if (rest.empty())
+      return rewriter.notifyMatchFailure(op, "rank-1 input");
+    SmallVector<ReassociationIndices> groups = {{0}, rest};
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, op.getType(),
+                                                         op.getInput(), groups);
+    return success();
+  }
+};
+
+struct ReshapeLowering : OpRewritePattern<nn::ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(nn::ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inputType = cast<RankedTensorType>(op.getInput().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    if (inputType.getRank() == 0 || resultType.getRank() == 0)
+      return rewriter.notifyMatchFailure(op, "rank-0 reshape");
+    // Through a 1-D tensor: collapse everything, then expand.
+    Value flat = op.getInput();
+    if (inputType.getRank() > 1)
+      flat = tensor::CollapseShapeOp::create(rewriter, op.getLoc(),
+                                             op.getInput(),
+                                             allInOne(inputType.getRank()));
+    if (resultType.getRank() == 1) {
+      rewriter.replaceOp(op, flat);
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        op, resultType, flat, allInOne(resultType.getRank()));
+    return success();
+  }
+};
+
+struct ConcatLowering : OpRewritePattern<nn::ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(nn::ConcatOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += type.getRank();
+    rewriter.replaceOpWithNewOp<tensor::ConcatOp>(op, type, axis,
+                                                  op.getInputs());
+    return success();
+  }
+};
+
+} // namespace
+
+void nnc::populateMatmulShapeToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<MatmulLowering, FlattenLowering, ReshapeLowering,
+               ConcatLowering>(patterns.getContext());
+}

@@ -1,0 +1,124 @@
+//===- NormToLinalg.cpp - nn normalisations to linalg ---------------------===//
+//
+// Part of nnc. LRN (TensorFlow semantics: alpha not divided by the window)
+// is a windowed channel sum of squares over a zero-padded channel axis;
+// batch norm and softmax are generic ops / linalg.softmax.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+#include "nnc/Conversion/NNToLinalg/NNToLinalg.h"
+
+#include "nn/IR/NNDialect.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace nnc::linalg_utils;
+
+namespace {
+
+struct LRNLowering : OpRewritePattern<nn::LRNOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(nn::LRNOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto type = cast<RankedTensorType>(op.getType());
+    Type elt = type.getElementType();
+    int64_t r = op.getDepthRadius();
+
+    // sq = x^2, zero-padded by r channels on both sides.
+    Value sq = elementwise(rewriter, loc, type, op.getInput(),
+                           [](OpBuilder &b, Location l, ValueRange a) {
+                             return arith::MulFOp::create(b, l, a[0], a[0]);
+                           });
+    Value padded = padTensor(rewriter, loc, sq, {0, 0, 0, r}, {0, 0, 0, r}, 0.0);
+
+    // s[n,h,w,c] = sum_k padded[n,h,w,c+k], k in [0, 2r].
+    Value window = tensor::EmptyOp::create(rewriter, loc, {2 * r + 1}, elt);
+    AffineExpr d[5];
+    bindDims(ctx, d[0], d[1], d[2], d[3], d[4]);
+    auto in = AffineMap::get(5, 0, {d[0], d[1], d[2], d[3] + d[4]}, ctx);
+    auto win = AffineMap::get(5, 0, {d[4]}, ctx);
+    auto out = AffineMap::get(5, 0, {d[0], d[1], d[2], d[3]}, ctx);
+    Value sums = generic(
+        rewriter, loc, type, ValueRange{padded, window}, {in, win, out},
+        parallel(4, 1),
+        [](OpBuilder &b, Location l, ValueRange a) {
+          return arith::AddFOp::create(b, l, a[2], a[0]);
+        },
+        /*init=*/0.0);
+
+    // out = x * (bias + alpha * s)^-beta
+    double bias = op.getBias().convertToDouble();
+    double alpha = op.getAlpha().convertToDouble();
+    double beta = op.getBeta().convertToDouble();
+    Value result = elementwise(
+        rewriter, loc, type, ValueRange{op.getInput(), sums},
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          Value scaled = arith::MulFOp::create(
+              b, l, floatConst(b, l, elt, alpha), a[1]);
+          Value base =
+              arith::AddFOp::create(b, l, floatConst(b, l, elt, bias), scaled);
+          Value factor =
+              math::PowFOp::create(b, l, base, floatConst(b, l, elt, -beta));
+          return arith::MulFOp::create(b, l, a[0], factor);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct BatchNormLowering : OpRewritePattern<nn::BatchNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(nn::BatchNormOp op,
+                                PatternRewriter &rewriter) const override {
+    MLIRContext *ctx = rewriter.getContext();
+    auto type = cast<RankedTensorType>(op.getType());
+    unsigned rank = type.getRank();
+    AffineMap all = identity(ctx, rank);
+    AffineMap channel = AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx));
+    double eps = op.getEpsilon().convertToDouble();
+    Value result = generic(
+        rewriter, op.getLoc(), type,
+        ValueRange{op.getInput(), op.getScale(), op.getOffset(), op.getMean(),
+                   op.getVariance()},
+        {all, channel, channel, channel, channel, all}, parallel(rank),
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          // scale * (x - mean) / sqrt(variance + eps) + offset
+          Value var = arith::AddFOp::create(
+              b, l, a[4], floatConst(b, l, a[4].getType(), eps));
+          Value inv = math::RsqrtOp::create(b, l, var);
+          Value centred = arith::SubFOp::create(b, l, a[0], a[3]);
+          Value norm = arith::MulFOp::create(
+              b, l, centred, arith::MulFOp::create(b, l, a[1], inv));
+          return arith::AddFOp::create(b, l, norm, a[2]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct SoftmaxLowering : OpRewritePattern<nn::SoftmaxOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(nn::SoftmaxOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += type.getRank();
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+                                         type.getElementType());
+    rewriter.replaceOpWithNewOp<linalg::SoftmaxOp>(op, type, op.getInput(),
+                                                   init, axis);
+    return success();
+  }
+};
+
+} // namespace
+
+void nnc::populateNormToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<LRNLowering, BatchNormLowering, SoftmaxLowering>(
+      patterns.getContext());
+}

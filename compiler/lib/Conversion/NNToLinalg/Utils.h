@@ -1,0 +1,69 @@
+//===- Utils.h - helpers shared by the nn to linalg patterns ----*- C++ -*-===//
+//
+// Part of nnc.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNC_LIB_CONVERSION_NNTOLINALG_UTILS_H
+#define NNC_LIB_CONVERSION_NNTOLINALG_UTILS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+
+namespace nnc::linalg_utils {
+
+/// A float constant of type `type`.
+mlir::Value floatConst(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
+                       double value);
+
+/// A tensor of `type` filled with `value`.
+mlir::Value filled(mlir::OpBuilder &b, mlir::Location loc,
+                   mlir::RankedTensorType type, double value);
+
+/// The identity map of `rank` dimensions and `n` parallel iterators.
+mlir::AffineMap identity(mlir::MLIRContext *ctx, unsigned rank);
+llvm::SmallVector<mlir::utils::IteratorType>
+parallel(unsigned n, unsigned reductions = 0);
+
+/// A linalg.generic over `inputs` writing a fresh tensor of `resultType`
+/// (initialised with `init` when given, else left empty).
+mlir::Value
+generic(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType resultType,
+        mlir::ValueRange inputs, llvm::ArrayRef<mlir::AffineMap> maps,
+        llvm::ArrayRef<mlir::utils::IteratorType> iterators,
+        llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                       mlir::ValueRange)>
+            body,
+        std::optional<double> init = std::nullopt);
+
+/// An elementwise linalg.generic over same-shaped `inputs`.
+mlir::Value elementwise(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType resultType,
+    mlir::ValueRange inputs,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                   mlir::ValueRange)>
+        body);
+
+/// Pads every axis of `x` by `low[i]` before and `high[i]` after with
+/// `value`.
+mlir::Value padTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                      llvm::ArrayRef<int64_t> low, llvm::ArrayRef<int64_t> high,
+                      double value);
+
+/// Pads the H and W axes of an NHWC tensor by [top, bottom, left, right]
+/// with `value`; returns `x` unchanged when every pad is 0.
+mlir::Value padNHWC(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                    llvm::ArrayRef<int64_t> pads, double value);
+
+/// Sums a tensor to a rank-0 tensor after applying `term` to each element.
+mlir::Value sumAll(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                   mlir::Value)>
+        term);
+
+} // namespace nnc::linalg_utils
+
+#endif // NNC_LIB_CONVERSION_NNTOLINALG_UTILS_H
