@@ -158,6 +158,12 @@ const ast::Expr *CallArgs::get(StringRef key) const {
   return nullptr;
 }
 
+/// A bare name where a number is needed: say what the option wants, not
+/// how to define a constant ("'filters' must be an integer, got 'SAME'").
+static bool isStrayName(const Evaluator &eval, const ast::Expr *expr) {
+  return expr->kind == ast::Expr::Name && !eval.isDefined(expr->name);
+}
+
 LogicalResult CallArgs::missing(StringRef key) {
   return error(call.loc) << "'" << call.callee << "' needs the option '"
                          << key << "'";
@@ -171,6 +177,9 @@ FailureOr<int64_t> CallArgs::getInt(StringRef key, std::optional<int64_t> def,
       return *def;
     return missing(key);
   }
+  if (isStrayName(eval, expr))
+    return error(expr->loc) << "'" << key << "' must be an integer, got '"
+                            << expr->name << "' (not a defined constant)";
   return eval.evalInt(*expr, "'" + key.str() + "'", min);
 }
 
@@ -182,6 +191,9 @@ FailureOr<double> CallArgs::getFloat(StringRef key,
       return *def;
     return missing(key);
   }
+  if (isStrayName(eval, expr))
+    return error(expr->loc) << "'" << key << "' must be a number, got '"
+                            << expr->name << "' (not a defined constant)";
   return eval.evalFloat(*expr, key);
 }
 

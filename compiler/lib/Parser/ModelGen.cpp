@@ -118,10 +118,16 @@ LogicalResult ModelGen::genStatement(const ast::Statement &stmt) {
   case ast::Statement::Output:
     if (failed(once(outputStmt, "output")))
       return failure();
-    for (const auto &[name, loc] : stmt.names)
-      if (!tensors.count(name) || tensors[name].isLabels)
+    for (const auto &[name, loc] : stmt.names) {
+      auto it = tensors.find(name);
+      if (it == tensors.end())
         return emitError(locator.get(loc))
                << "'" << name << "' is not a layer or input defined above";
+      if (it->second.isLabels)
+        return emitError(locator.get(loc))
+               << "'" << name
+               << "' are labels; outputs are layers or inputs";
+    }
     return success();
   }
   return failure();
@@ -221,6 +227,9 @@ LogicalResult ModelGen::genTensorDecl(const ast::Statement &stmt) {
       return failure();
     shape.push_back(*d);
   }
+  if (failed(nn::checkElementCount(locator.get(decl.shapeLoc),
+                                   isLabels ? "labels" : "input", shape)))
+    return failure();
   auto type = RankedTensorType::get(shape, *elt);
   if (isLabels) {
     if (shape.size() != 1)

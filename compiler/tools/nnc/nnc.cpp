@@ -28,6 +28,8 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
+#include <cmath>
+
 using namespace llvm;
 
 namespace {
@@ -118,7 +120,8 @@ int main(int argc, char **argv) {
   for (const std::string &s : sets) {
     auto [name, value] = StringRef(s).split('=');
     double v;
-    if (name.empty() || value.empty() || value.trim().getAsDouble(v))
+    if (name.empty() || value.empty() || value.trim().getAsDouble(v) ||
+        !std::isfinite(v))
       return fail("--set expects name=number, got '" + s + "'");
     options.overrides[name.str()] = v;
   }

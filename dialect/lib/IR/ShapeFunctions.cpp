@@ -8,6 +8,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <cstdio>
@@ -35,7 +36,8 @@ std::string shapeStr(RankedTensorType t) { return shapeStr(t.getShape()); }
 LogicalResult requireStatic(OptLoc loc, StringRef op, StringRef what,
                             RankedTensorType t) {
   if (t.hasStaticShape())
-    return success();
+    return success(succeeded(
+        checkElementCount(loc, (op + ": " + what).str(), t.getShape())));
   return emitOptionalError(loc, op, ": ", what, " must have a static shape, got ",
                            shapeStr(t));
 }
@@ -114,6 +116,16 @@ windowOutput(OptLoc loc, StringRef op, RankedTensorType input,
   return std::make_pair(out[0], out[1]);
 }
 } // namespace
+
+FailureOr<int64_t> mlir::nn::checkElementCount(OptLoc loc, StringRef what,
+                                               ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t d : shape)
+    if (d < 0 || llvm::MulOverflow(count, d, count) || count > kMaxElements)
+      return emitOptionalError(loc, what, " ", shapeStr(shape),
+                               " has more than 2^53 elements");
+  return count;
+}
 
 AxisPadding mlir::nn::computePadding(Padding padding, int64_t size,
                                      int64_t window, int64_t stride,
@@ -272,7 +284,10 @@ FailureOr<RankedTensorType> mlir::nn::inferMatmulType(OptLoc loc,
                              shapeStr(lhs), transposeLhs ? " (transposed)" : "",
                              " has ", k, ", rhs ", shapeStr(rhs),
                              transposeRhs ? " (transposed)" : "", " has ", k2);
-  return RankedTensorType::get({m, n}, lhs.getElementType());
+  int64_t shape[2] = {m, n};
+  if (failed(checkElementCount(loc, "matmul: result", shape)))
+    return failure();
+  return RankedTensorType::get(shape, lhs.getElementType());
 }
 
 FailureOr<RankedTensorType> mlir::nn::inferFlattenType(OptLoc loc,
@@ -281,9 +296,9 @@ FailureOr<RankedTensorType> mlir::nn::inferFlattenType(OptLoc loc,
     return failure();
   if (input.getRank() < 1)
     return emitOptionalError(loc, "flatten: input must have a batch axis");
-  int64_t rest = 1;
-  for (int64_t d : input.getShape().drop_front())
-    rest *= d;
+  int64_t rest = input.getNumElements() / std::max<int64_t>(input.getDimSize(0), 1);
+  if (input.getDimSize(0) == 0)
+    rest = 0;
   return RankedTensorType::get({input.getDimSize(0), rest},
                                input.getElementType());
 }
@@ -292,17 +307,19 @@ FailureOr<RankedTensorType> mlir::nn::inferReshapeType(
     OptLoc loc, RankedTensorType input, ArrayRef<int64_t> shape) {
   if (failed(requireStatic(loc, "reshape", "input", input)))
     return failure();
-  int64_t count = 1;
-  for (int64_t d : shape) {
+  if (shape.empty())
+    return emitOptionalError(loc, "reshape: the shape must not be empty");
+  for (int64_t d : shape)
     if (d < 1)
       return emitOptionalError(loc, "reshape: dimensions must be positive, got ",
                                shapeStr(shape));
-    count *= d;
-  }
-  if (count != input.getNumElements())
+  FailureOr<int64_t> count = checkElementCount(loc, "reshape: shape", shape);
+  if (failed(count))
+    return failure();
+  if (*count != input.getNumElements())
     return emitOptionalError(loc, "reshape: cannot reshape ", shapeStr(input),
                              " (", input.getNumElements(), " elements) to ",
-                             shapeStr(shape), " (", count, " elements)");
+                             shapeStr(shape), " (", *count, " elements)");
   return RankedTensorType::get(shape, input.getElementType());
 }
 

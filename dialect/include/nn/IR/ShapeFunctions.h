@@ -18,6 +18,14 @@ namespace mlir::nn {
 
 using OptLoc = std::optional<Location>;
 
+/// Tensors hold at most 2^53 elements, so counts and sizes stay exact.
+constexpr int64_t kMaxElements = int64_t(1) << 53;
+
+/// The number of elements of `shape`, or failure (reported at `loc` for
+/// `what`) when it exceeds kMaxElements.
+FailureOr<int64_t> checkElementCount(OptLoc loc, StringRef what,
+                                     ArrayRef<int64_t> shape);
+
 /// Padding of one spatial axis: elements added before and after.
 struct AxisPadding {
   int64_t before = 0, after = 0;
