@@ -247,12 +247,27 @@ LogicalResult ModelGen::genTensorDecl(const ast::Statement &stmt) {
   if (!lastLayer.empty())
     return emitError(locator.get(stmt.loc))
            << "inputs must be declared before the first layer";
+  // Images are NHWC (the default for rank 4); NC marks a flat input.
+  std::string layout = decl.layout;
+  if (layout.empty())
+    layout = shape.size() == 4 ? "NHWC" : "";
+  if (layout == "NCHW")
+    return emitError(locator.get(decl.layoutLoc))
+           << "nnc's layers work on NHWC images; store the input as "
+              "[batch, height, width, channels] and declare it NHWC";
+  if (!decl.layout.empty() && layout.size() != shape.size())
+    return emitError(locator.get(decl.layoutLoc))
+           << "layout " << layout << " needs a rank-" << layout.size()
+           << " shape, got rank " << shape.size();
   Block &entry = forward.front();
   BlockArgument arg = entry.addArgument(type, locator.get(decl.loc));
   inputs.emplace_back(decl.name, type);
   forward.setType(builder.getFunctionType(entry.getArgumentTypes(), {}));
   forward.setArgAttr(arg.getArgNumber(), "nn.name",
                      builder.getStringAttr(decl.name));
+  if (!layout.empty())
+    forward.setArgAttr(arg.getArgNumber(), "nn.layout",
+                       builder.getStringAttr(layout));
   tensors[decl.name] = Tensor{arg, decl.loc};
   return success();
 }
@@ -371,8 +386,9 @@ LogicalResult ModelGen::genLoss() {
                                        builder.getFunctionType(argTypes, {}));
   Block *entry = lossFunc.addEntryBlock();
   unsigned i = 0;
-  for (auto &[name, type] : inputs)
-    lossFunc.setArgAttr(i++, "nn.name", builder.getStringAttr(name));
+  // Inputs carry the same attributes (name, layout) as in @forward.
+  for (unsigned a = 0; a < inputs.size(); ++a)
+    lossFunc.setArgAttrs(i++, forward.getArgAttrDict(a));
   for (const Labels &l : labels) {
     lossFunc.setArgAttr(i, "nn.name", builder.getStringAttr(l.name));
     lossFunc.setArgAttr(i++, "nn.classes",

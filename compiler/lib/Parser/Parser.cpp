@@ -4,7 +4,7 @@
 //
 //   file      := statement*
 //   statement := 'model' NAME | 'batch' expr | 'let' NAME '=' expr
-//              | 'input' NAME ':' DTYPE shape
+//              | 'input' NAME ':' DTYPE shape ('NHWC' | 'NCHW' | 'NC')?
 //              | 'labels' NAME ':' DTYPE shape 'classes' '=' expr
 //              | NAME '=' call | 'loss' call | 'optimizer' call
 //              | 'output' NAME (',' NAME)*
@@ -196,6 +196,14 @@ mlir::LogicalResult Parser::parseTensorDecl(Statement &stmt, bool isLabels) {
   if (!list)
     return mlir::failure();
   decl->dims = std::move(list->operands);
+  // An optional layout word after an input's shape.
+  if (!isLabels && tok.is(Token::Identifier) &&
+      (tok.spelling == "NHWC" || tok.spelling == "NCHW" ||
+       tok.spelling == "NC")) {
+    decl->layout = tok.spelling.str();
+    decl->layoutLoc = tok.getLoc();
+    consume();
+  }
   if (isLabels) {
     if (!tok.isKeyword("classes"))
       return unexpected("'classes = N' after the labels' shape");

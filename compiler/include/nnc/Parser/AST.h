@@ -50,7 +50,7 @@ struct Call {
   std::vector<Arg> args;
 };
 
-/// A declared tensor: `input NAME: f32[dims]` or
+/// A declared tensor: `input NAME: f32[dims] [LAYOUT]` or
 /// `labels NAME: i32[dims] classes=N`.
 struct TensorDecl {
   std::string name;
@@ -60,6 +60,8 @@ struct TensorDecl {
   std::vector<std::unique_ptr<Expr>> dims;
   llvm::SMLoc shapeLoc;
   std::unique_ptr<Expr> classes; // labels only
+  std::string layout;             // inputs: NHWC, NCHW, NC, or empty
+  llvm::SMLoc layoutLoc;
 };
 
 struct Statement {
