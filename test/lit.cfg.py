@@ -2,6 +2,7 @@
 # lit configuration of the nnc test suite.
 
 import os
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -22,5 +23,19 @@ llvm_config.add_tool_substitutions(["nnc", "nnc-opt"], [config.nnc_tools_dir])
 if config.nnc_have_fuzzer:
     llvm_config.add_tool_substitutions(["nnc-parser-fuzzer"], [config.nnc_tools_dir])
     config.available_features.add("fuzzer")
+config.substitutions.append(("%nnc_tools", config.nnc_tools_dir))
+config.substitutions.append(("%llvm_root", os.path.dirname(config.llvm_tools_dir)))
+
+# The numeric oracle is PyTorch on the CPU, from Debian's python3-torch, which
+# installs for Debian's own Python (not for another python3 earlier on PATH).
+oracle_python = "/usr/bin/python3"
+if subprocess.run([oracle_python, "-c", "import torch, numpy"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("torch")
+    config.substitutions.append(("%oracle_python", oracle_python))
+else:
+    lit_config.note("PyTorch not importable by %s: oracle tests are "
+                    "unsupported (install python3-torch)" % oracle_python)
+
 if config.nnc_have_cuda:
     config.available_features.add("cuda")

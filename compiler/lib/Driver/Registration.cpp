@@ -11,6 +11,9 @@
 #include "nnc/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,7 +23,9 @@
 void nnc::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::nn::NNDialect, mlir::func::FuncDialect,
                   mlir::arith::ArithDialect, mlir::linalg::LinalgDialect,
-                  mlir::math::MathDialect, mlir::tensor::TensorDialect>();
+                  mlir::math::MathDialect, mlir::tensor::TensorDialect,
+                  mlir::bufferization::BufferizationDialect,
+                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
 }
 
 void nnc::registerAllPasses() {

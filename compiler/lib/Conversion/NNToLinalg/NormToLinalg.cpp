@@ -2,7 +2,7 @@
 //
 // Part of nnc. LRN (TensorFlow semantics: alpha not divided by the window)
 // is a windowed channel sum of squares over a zero-padded channel axis;
-// batch norm and softmax are generic ops / linalg.softmax.
+// batch norm and softmax are generic ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +12,8 @@
 #include "nn/IR/NNDialect.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace nnc::linalg_utils;
@@ -100,18 +102,59 @@ struct BatchNormLowering : OpRewritePattern<nn::BatchNormOp> {
   }
 };
 
+/// exp(x - max) / sum(exp(x - max)) along `axis`, as three generic ops.
 struct SoftmaxLowering : OpRewritePattern<nn::SoftmaxOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(nn::SoftmaxOp op,
                                 PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
     auto type = cast<RankedTensorType>(op.getType());
+    unsigned rank = type.getRank();
     int64_t axis = op.getAxis();
     if (axis < 0)
-      axis += type.getRank();
-    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
-                                         type.getElementType());
-    rewriter.replaceOpWithNewOp<linalg::SoftmaxOp>(op, type, op.getInput(),
-                                                   init, axis);
+      axis += rank;
+    // Maps of the full tensor and of the tensor with `axis` reduced.
+    SmallVector<AffineExpr> kept;
+    SmallVector<int64_t> reducedShape;
+    SmallVector<utils::IteratorType> reduceIts;
+    for (unsigned d = 0; d < rank; ++d) {
+      reduceIts.push_back(d == axis ? utils::IteratorType::reduction
+                                    : utils::IteratorType::parallel);
+      if (d == axis)
+        continue;
+      kept.push_back(getAffineDimExpr(d, ctx));
+      reducedShape.push_back(type.getDimSize(d));
+    }
+    AffineMap all = identity(ctx, rank);
+    AffineMap reduced = AffineMap::get(rank, 0, kept, ctx);
+    auto reducedType =
+        RankedTensorType::get(reducedShape, type.getElementType());
+    Value x = op.getInput();
+    Value max = generic(
+        rewriter, loc, reducedType, x, {all, reduced}, reduceIts,
+        [](OpBuilder &b, Location l, ValueRange a) {
+          return arith::MaximumFOp::create(b, l, a[1], a[0]);
+        },
+        -std::numeric_limits<double>::infinity());
+    Value exps = generic(rewriter, loc, type, ValueRange{x, max},
+                         {all, reduced, all}, parallel(rank),
+                         [](OpBuilder &b, Location l, ValueRange a) {
+                           return math::ExpOp::create(
+                               b, l, arith::SubFOp::create(b, l, a[0], a[1]));
+                         });
+    Value sums = generic(
+        rewriter, loc, reducedType, exps, {all, reduced}, reduceIts,
+        [](OpBuilder &b, Location l, ValueRange a) {
+          return arith::AddFOp::create(b, l, a[1], a[0]);
+        },
+        0.0);
+    Value result = generic(rewriter, loc, type, ValueRange{exps, sums},
+                           {all, reduced, all}, parallel(rank),
+                           [](OpBuilder &b, Location l, ValueRange a) {
+                             return arith::DivFOp::create(b, l, a[0], a[1]);
+                           });
+    rewriter.replaceOp(op, result);
     return success();
   }
 };

@@ -1,0 +1,298 @@
+"""Forward nn ops against PyTorch: `python3 forward_ops.py ... FAMILY`.
+
+Prints one line per case and a closing "N passed, N failed" line; exits
+non-zero on any mismatch.
+"""
+
+import argparse
+import math
+import sys
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+import oracle
+
+rng = np.random.default_rng(1234)
+
+
+def rand(*shape):
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+def t(a):
+    return torch.from_numpy(np.ascontiguousarray(a))
+
+
+def ty(shape, elt="f32"):
+    return "tensor<%s%s>" % ("".join("%dx" % d for d in shape), elt)
+
+
+def arr(values):
+    return "array<i64: %s>" % ", ".join(str(v) for v in values)
+
+
+# --- TensorFlow semantics, written independently of nnc ----------------------
+
+def tf_pads(size, window, stride, dilation, padding):
+    """(before, after) of one axis under TF padding rules."""
+    if isinstance(padding, tuple):
+        return padding
+    if padding == "VALID":
+        return (0, 0)
+    out = -(-size // stride)
+    effective = (window - 1) * dilation + 1
+    total = max((out - 1) * stride + effective - size, 0)
+    return (total // 2, total - total // 2)
+
+
+def nchw(x):
+    return t(x).permute(0, 3, 1, 2)
+
+
+def nhwc(x):
+    return x.permute(0, 2, 3, 1).numpy()
+
+
+def ref_conv(x, w, strides, dilations, padding):
+    kh, kw = w.shape[0], w.shape[1]
+    ph = tf_pads(x.shape[1], kh, strides[0], dilations[0], padding[0])
+    pw = tf_pads(x.shape[2], kw, strides[1], dilations[1], padding[1])
+    xp = F.pad(nchw(x), (pw[0], pw[1], ph[0], ph[1]))
+    y = F.conv2d(xp, t(w).permute(3, 2, 0, 1), stride=strides,
+                 dilation=dilations)
+    return nhwc(y)
+
+
+def ref_pool(x, window, strides, padding, kind):
+    ph = tf_pads(x.shape[1], window[0], strides[0], 1, padding)
+    pw = tf_pads(x.shape[2], window[1], strides[1], 1, padding)
+    pads = (pw[0], pw[1], ph[0], ph[1])
+    if kind == "max":
+        xp = F.pad(nchw(x), pads, value=-math.inf)
+        return nhwc(F.max_pool2d(xp, window, strides))
+    # TF averages over the real elements of each window only.
+    sums = F.avg_pool2d(F.pad(nchw(x), pads), window, strides) * (
+        window[0] * window[1])
+    ones = torch.ones(1, 1, x.shape[1], x.shape[2])
+    counts = F.avg_pool2d(F.pad(ones, pads), window, strides) * (
+        window[0] * window[1])
+    return nhwc(sums / counts)
+
+
+def ref_lrn(x, radius, bias, alpha, beta):
+    # PyTorch divides alpha by the window size; TensorFlow does not.
+    size = 2 * radius + 1
+    return nhwc(F.local_response_norm(nchw(x), size, alpha=alpha * size,
+                                      beta=beta, k=bias))
+
+
+# --- cases -------------------------------------------------------------------
+
+def conv_case(name, n, h, w, c, kh, kw, f, strides, dilations, padding):
+    x, wt = rand(n, h, w, c), rand(kh, kw, c, f) * 0.3
+    want = ref_conv(x, wt, strides, dilations, (padding, padding)
+                    if not isinstance(padding, list) else
+                    ((padding[0], padding[1]), (padding[2], padding[3])))
+    if isinstance(padding, list):
+        attrs = "pad = %s, padding = #nn.padding<EXPLICIT>" % arr(padding)
+    else:
+        attrs = "padding = #nn.padding<%s>" % padding
+    func = """func.func @f(%%x: %s, %%w: %s) -> %s {
+  %%0 = nn.conv2d %%x, %%w {dilations = %s, %s, strides = %s} : (%s, %s) -> %s
+  return %%0 : %s
+}""" % (ty(x.shape), ty(wt.shape), ty(want.shape), arr(dilations), attrs,
+        arr(strides), ty(x.shape), ty(wt.shape), ty(want.shape), ty(want.shape))
+    return name, func, [x, wt], [want]
+
+
+def pool_case(name, kind, shape, window, strides, padding):
+    x = rand(*shape)
+    want = ref_pool(x, window, strides, padding, kind)
+    func = """func.func @f(%%x: %s) -> %s {
+  %%0 = nn.%s_pool2d %%x {padding = #nn.padding<%s>, strides = %s, window = %s} : (%s) -> %s
+  return %%0 : %s
+}""" % (ty(shape), ty(want.shape), kind, padding, arr(strides), arr(window),
+        ty(shape), ty(want.shape), ty(want.shape))
+    return name, func, [x], [want]
+
+
+def lrn_case(name, shape, radius, bias, alpha, beta):
+    x = rand(*shape) * 3
+    want = ref_lrn(x, radius, bias, alpha, beta)
+    func = """func.func @f(%%x: %s) -> %s {
+  %%0 = nn.lrn %%x {alpha = %r : f64, beta = %r : f64, bias = %r : f64, depth_radius = %d : i64} : (%s) -> %s
+  return %%0 : %s
+}""" % (ty(shape), ty(shape), alpha, beta, bias, radius, ty(shape), ty(shape),
+        ty(shape))
+    return name, func, [x], [want]
+
+
+def unary_case(op, ref):
+    x = rand(3, 5) * 3
+    func = """func.func @f(%%x: %s) -> %s {
+  %%0 = nn.%s %%x : (%s) -> %s
+  return %%0 : %s
+}""" % (ty(x.shape), ty(x.shape), op, ty(x.shape), ty(x.shape), ty(x.shape))
+    return op, func, [x], [ref(t(x)).numpy()]
+
+
+def dense_case():
+    x, w, b = rand(4, 6), rand(6, 3), rand(3)
+    want = (t(x) @ t(w) + t(b)).numpy()
+    func = """func.func @f(%%x: %s, %%w: %s, %%b: %s) -> %s {
+  %%0 = nn.matmul %%x, %%w : (%s, %s) -> %s
+  %%1 = nn.bias_add %%0, %%b : (%s, %s) -> %s
+  return %%1 : %s
+}""" % (ty(x.shape), ty(w.shape), ty(b.shape), ty(want.shape),
+        ty(x.shape), ty(w.shape), ty(want.shape), ty(want.shape), ty(b.shape),
+        ty(want.shape), ty(want.shape))
+    return "matmul+bias_add", func, [x, w, b], [want]
+
+
+def matmul_transposed_case():
+    a, b = rand(6, 4), rand(3, 6)
+    want = (t(a).T @ t(b).T).numpy()
+    func = """func.func @f(%%a: %s, %%b: %s) -> %s {
+  %%0 = nn.matmul %%a, %%b {transpose_lhs, transpose_rhs} : (%s, %s) -> %s
+  return %%0 : %s
+}""" % (ty(a.shape), ty(b.shape), ty(want.shape), ty(a.shape), ty(b.shape),
+        ty(want.shape), ty(want.shape))
+    return "matmul transposed", func, [a, b], [want]
+
+
+def shapes_case():
+    x, y = rand(2, 3, 2, 2), rand(2, 3)
+    flat = x.reshape(2, 12)
+    want = [flat.reshape(4, 6), np.concatenate([y, y * 2], axis=1), x + x]
+    func = """func.func @f(%%x: %s, %%y: %s) -> (%s, %s, %s) {
+  %%0 = nn.flatten %%x : (%s) -> %s
+  %%1 = nn.reshape %%0 {shape = array<i64: 4, 6>} : (%s) -> %s
+  %%y2 = nn.add %%y, %%y : (%s, %s) -> %s
+  %%2 = nn.concat %%y, %%y2 {axis = 1 : i64} : (%s, %s) -> %s
+  %%3 = nn.add %%x, %%x : (%s, %s) -> %s
+  return %%1, %%2, %%3 : %s, %s, %s
+}""" % (ty(x.shape), ty(y.shape), ty((4, 6)), ty((2, 6)), ty(x.shape),
+        ty(x.shape), ty((2, 12)), ty((2, 12)), ty((4, 6)),
+        ty(y.shape), ty(y.shape), ty(y.shape),
+        ty(y.shape), ty(y.shape), ty((2, 6)),
+        ty(x.shape), ty(x.shape), ty(x.shape),
+        ty((4, 6)), ty((2, 6)), ty(x.shape))
+    return "flatten+reshape+concat+add", func, [x, y], want
+
+
+def softmax_case(axis):
+    x = rand(3, 5) * 4
+    want = F.softmax(t(x), dim=axis).numpy()
+    func = """func.func @f(%%x: %s) -> %s {
+  %%0 = nn.softmax %%x {axis = %d : i64} : (%s) -> %s
+  return %%0 : %s
+}""" % (ty(x.shape), ty(x.shape), axis, ty(x.shape), ty(x.shape), ty(x.shape))
+    return "softmax axis %d" % axis, func, [x], [want]
+
+
+def batch_norm_case():
+    x = rand(2, 3, 3, 4)
+    scale, offset, mean = rand(4), rand(4), rand(4)
+    var = (rng.random(4) + 0.5).astype(np.float32)
+    want = F.batch_norm(t(x).reshape(-1, 4), t(mean), t(var), t(scale),
+                        t(offset), training=False, eps=1e-3).reshape(x.shape)
+    v = ty((4,))
+    func = """func.func @f(%%x: %s, %%s: %s, %%o: %s, %%m: %s, %%v: %s) -> %s {
+  %%0 = nn.batch_norm %%x, %%s, %%o, %%m, %%v {epsilon = 1.0e-3 : f64} : (%s, %s, %s, %s, %s) -> %s
+  return %%0 : %s
+}""" % (ty(x.shape), v, v, v, v, ty(x.shape), ty(x.shape), v, v, v, v,
+        ty(x.shape), ty(x.shape))
+    return "batch_norm", func, [x, scale, offset, mean, var], [want.numpy()]
+
+
+def losses_case():
+    logits = rand(4, 5) * 2
+    probs = (rng.random((4, 5)) + 0.05).astype(np.float32)
+    probs[0, 0] = 0.0  # clipped to epsilon before the log
+    labels = np.array([0, 3, 4, 1], dtype=np.int32)
+    l2 = (t(logits) ** 2).sum() / 2
+    ce = F.cross_entropy(t(logits), t(labels).long())
+    p = t(probs) / t(probs).sum(dim=1, keepdim=True)
+    p = p.clamp(1e-7, 1 - 1e-7)
+    cce = -torch.log(p[torch.arange(4), t(labels).long()]).mean()
+    wd = 0.004 * (t(logits) ** 2).sum() / 2
+    s, y = ty(logits.shape), ty(labels.shape, "i32")
+    func = """func.func @f(%%x: %s, %%p: %s, %%y: %s) -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>) {
+  %%0 = nn.l2_loss %%x : (%s) -> tensor<f32>
+  %%1 = nn.sparse_softmax_cross_entropy %%x, %%y : (%s, %s) -> tensor<f32>
+  %%2 = nn.categorical_cross_entropy %%p, %%y : (%s, %s) -> tensor<f32>
+  %%3 = nn.weight_decay %%x {scale = 0.004 : f64} : (%s) -> tensor<f32>
+  return %%0, %%1, %%2, %%3 : tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>
+}""" % (s, s, y, s, s, y, s, y, s)
+    return ("l2_loss, sparse_softmax_cross_entropy, categorical_cross_entropy, "
+            "weight_decay", func, [logits, probs, labels],
+            [l2.numpy(), ce.numpy(), cce.numpy(), wd.numpy()])
+
+
+FAMILIES = {
+    "conv": lambda: [
+        conv_case("conv SAME asymmetric (12, k3, s2)", 2, 12, 12, 3, 3, 3, 4,
+                  (2, 2), (1, 1), "SAME"),
+        conv_case("conv SAME k11 s4 (AlexNet conv1 shape rule)", 1, 31, 31, 3,
+                  11, 11, 2, (4, 4), (1, 1), "SAME"),
+        conv_case("conv VALID dilated", 1, 9, 8, 2, 3, 3, 3, (1, 1), (2, 2),
+                  "VALID"),
+        conv_case("conv explicit padding, strides 2x3", 1, 8, 8, 2, 3, 3, 2,
+                  (2, 3), (1, 1), [1, 2, 0, 1]),
+        conv_case("conv VALID stride not dividing", 1, 10, 10, 2, 3, 3, 2,
+                  (4, 4), (1, 1), "VALID"),
+    ],
+    "pool": lambda: [
+        pool_case("max_pool SAME 3/2 on 5x5", "max", (2, 5, 5, 3), (3, 3),
+                  (2, 2), "SAME"),
+        pool_case("max_pool VALID 3/2 on 7x6", "max", (1, 7, 6, 2), (3, 3),
+                  (2, 2), "VALID"),
+        pool_case("avg_pool SAME 3/2 on 5x5", "avg", (2, 5, 5, 3), (3, 3),
+                  (2, 2), "SAME"),
+        pool_case("avg_pool SAME 2/3 on 7x7", "avg", (1, 7, 7, 2), (2, 2),
+                  (3, 3), "SAME"),
+        pool_case("avg_pool VALID 2/2", "avg", (1, 6, 4, 2), (2, 2), (2, 2),
+                  "VALID"),
+    ],
+    "lrn": lambda: [
+        lrn_case("lrn AlexNet (r2, bias 2, alpha 1e-4, beta .75)",
+                 (2, 3, 3, 8), 2, 2.0, 1e-4, 0.75),
+        lrn_case("lrn cifar10 (r4, bias 1, alpha .001/9, beta .75)",
+                 (1, 2, 2, 6), 4, 1.0, 0.001 / 9.0, 0.75),
+        lrn_case("lrn large alpha", (1, 2, 3, 5), 1, 1.5, 0.5, 0.5),
+    ],
+    "elementwise": lambda: [
+        unary_case("relu", F.relu), unary_case("sigmoid", torch.sigmoid),
+        unary_case("tanh", torch.tanh), dense_case(), matmul_transposed_case(),
+        shapes_case(),
+    ],
+    "norm": lambda: [softmax_case(-1), softmax_case(0), batch_norm_case()],
+    "loss": lambda: [losses_case()],
+}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tools", required=True)
+    parser.add_argument("--llvm", required=True)
+    parser.add_argument("family", choices=sorted(FAMILIES))
+    args = parser.parse_args()
+    passed = failed = 0
+    for name, func, inputs, wants in FAMILIES[args.family]():
+        shapes = [np.shape(w) for w in wants]
+        gots = oracle.run(args, func, inputs, shapes)
+        errs = [oracle.close(g, w) for g, w in zip(gots, wants)]
+        ok = all(e[0] for e in errs)
+        worst = max(e[1] for e in errs)
+        print("%s: %s (max relative error %.2e)" %
+              ("match" if ok else "MISMATCH", name, worst))
+        passed += ok
+        failed += not ok
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
