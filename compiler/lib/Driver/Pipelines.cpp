@@ -6,6 +6,8 @@
 
 #include "nnc/Driver/Pipelines.h"
 
+#include "nnc/Conversion/Passes.h"
+
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -14,6 +16,7 @@ using namespace nnc;
 llvm::ArrayRef<StageInfo> nnc::getStages() {
   static const StageInfo stages[] = {
       {Stage::NN, "nn", "the verified nn dialect (forward and loss)"},
+      {Stage::Linalg, "linalg", "layers and losses as linalg on tensors"},
   };
   return stages;
 }
@@ -30,12 +33,22 @@ void nnc::buildNNCleanupPipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCSEPass());
 }
 
+void nnc::buildNNToLinalgPipeline(mlir::OpPassManager &pm) {
+  pm.addPass(createConvertNNToLinalg());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+}
+
 void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage) {
   buildNNCleanupPipeline(pm);
-  (void)stage;
+  if (stage >= Stage::Linalg)
+    buildNNToLinalgPipeline(pm);
 }
 
 void nnc::registerPipelines() {
   mlir::PassPipelineRegistration<>(
       "nn-cleanup", "Canonicalise and CSE nn IR", buildNNCleanupPipeline);
+  mlir::PassPipelineRegistration<>(
+      "nn-to-linalg-pipeline", "Lower nn to linalg on tensors and clean up",
+      buildNNToLinalgPipeline);
 }

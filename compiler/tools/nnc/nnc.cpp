@@ -98,7 +98,7 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  nnc::Stage stage = nnc::getStages().back().stage;
+  nnc::Stage stage = nnc::kDefaultStage;
   if (!emit.empty()) {
     std::optional<nnc::Stage> parsed = nnc::parseStage(emit);
     if (!parsed) {

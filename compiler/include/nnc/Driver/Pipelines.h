@@ -18,8 +18,12 @@ namespace nnc {
 
 /// Stages in pipeline order: stopping after stage X is `stage <= X`.
 enum class Stage {
-  NN, ///< the verified nn dialect, as parsed and canonicalised
+  NN,     ///< the verified nn dialect, as parsed and canonicalised
+  Linalg, ///< layers and losses as linalg on tensors
 };
+
+/// What nnc emits when no --emit is given.
+constexpr Stage kDefaultStage = Stage::NN;
 
 /// Every stage with its --emit name and a one-line description.
 struct StageInfo {
@@ -35,6 +39,9 @@ void buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage);
 
 /// nn-level clean-up: canonicalisation (the ops' folders) and CSE.
 void buildNNCleanupPipeline(mlir::OpPassManager &pm);
+
+/// nn to linalg on tensors, then clean-up.
+void buildNNToLinalgPipeline(mlir::OpPassManager &pm);
 
 /// Registers the pipelines above under names nnc-opt accepts.
 void registerPipelines();
