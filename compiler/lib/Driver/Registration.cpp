@@ -9,6 +9,7 @@
 #include "nnc/Driver/Pipelines.h"
 
 #include "nnc/Conversion/Passes.h"
+#include "nnc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -31,5 +32,6 @@ void nnc::registerAllDialects(mlir::DialectRegistry &registry) {
 void nnc::registerAllPasses() {
   mlir::registerTransformsPasses();
   registerNNCConversionPasses();
+  registerNNCTransformsPasses();
   registerPipelines();
 }
