@@ -7,6 +7,10 @@
 #include "nnc/Driver/Pipelines.h"
 
 #include "nnc/Conversion/Passes.h"
+#include "nnc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -17,6 +21,8 @@ llvm::ArrayRef<StageInfo> nnc::getStages() {
   static const StageInfo stages[] = {
       {Stage::NN, "nn", "the verified nn dialect (forward and loss)"},
       {Stage::Linalg, "linalg", "layers and losses as linalg on tensors"},
+      {Stage::Bufferized, "bufferized",
+       "on buffers, with parameters, inputs and outputs passed in"},
   };
   return stages;
 }
@@ -39,10 +45,32 @@ void nnc::buildNNToLinalgPipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCSEPass());
 }
 
+void nnc::buildCPUBufferizePipeline(mlir::OpPassManager &pm) {
+  pm.addPass(createNNParamsToArguments());
+  mlir::bufferization::OneShotBufferizePassOptions options;
+  options.bufferizeFunctionBoundaries = true;
+  options.functionBoundaryTypeConversion =
+      mlir::bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(mlir::bufferization::createOneShotBufferizePass(options));
+  // Entry points are public: outputs become caller-owned buffers, marked
+  // {bufferize.result}.
+  mlir::bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.modifyPublicFunctions = true;
+  outParams.hoistStaticAllocs = true;
+  outParams.addResultAttribute = true;
+  pm.addPass(
+      mlir::bufferization::createBufferResultsToOutParamsPass(outParams));
+  mlir::bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+}
+
 void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage) {
   buildNNCleanupPipeline(pm);
   if (stage >= Stage::Linalg)
     buildNNToLinalgPipeline(pm);
+  if (stage >= Stage::Bufferized)
+    buildCPUBufferizePipeline(pm);
 }
 
 void nnc::registerPipelines() {
@@ -51,4 +79,7 @@ void nnc::registerPipelines() {
   mlir::PassPipelineRegistration<>(
       "nn-to-linalg-pipeline", "Lower nn to linalg on tensors and clean up",
       buildNNToLinalgPipeline);
+  mlir::PassPipelineRegistration<>(
+      "nn-cpu-bufferize-pipeline",
+      "Bufferize with the compiled calling convention", buildCPUBufferizePipeline);
 }

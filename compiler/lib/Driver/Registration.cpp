@@ -19,6 +19,13 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/AllInterfaces.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Transforms/Passes.h"
 
 void nnc::registerAllDialects(mlir::DialectRegistry &registry) {
@@ -27,10 +34,19 @@ void nnc::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::math::MathDialect, mlir::tensor::TensorDialect,
                   mlir::bufferization::BufferizationDialect,
                   mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
+  // Interface models of the upstream dialects: bufferization of the ops the
+  // CPU pipeline produces, and the extensions (conversion to LLVM, ...).
+  mlir::arith::registerBufferizableOpInterfaceExternalModels(registry);
+  mlir::bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
+      registry);
+  mlir::linalg::registerAllDialectInterfaceImplementations(registry);
+  mlir::scf::registerBufferizableOpInterfaceExternalModels(registry);
+  mlir::tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  mlir::registerAllExtensions(registry);
 }
 
 void nnc::registerAllPasses() {
-  mlir::registerTransformsPasses();
+  mlir::registerAllPasses();
   registerNNCConversionPasses();
   registerNNCTransformsPasses();
   registerPipelines();

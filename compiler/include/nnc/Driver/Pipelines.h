@@ -19,7 +19,8 @@ namespace nnc {
 /// Stages in pipeline order: stopping after stage X is `stage <= X`.
 enum class Stage {
   NN,     ///< the verified nn dialect, as parsed and canonicalised
-  Linalg, ///< layers and losses as linalg on tensors
+  Linalg,     ///< layers and losses as linalg on tensors
+  Bufferized, ///< on buffers: parameters, inputs, outputs passed by the caller
 };
 
 /// What nnc emits when no --emit is given.
@@ -42,6 +43,11 @@ void buildNNCleanupPipeline(mlir::OpPassManager &pm);
 
 /// nn to linalg on tensors, then clean-up.
 void buildNNToLinalgPipeline(mlir::OpPassManager &pm);
+
+/// Tensors to buffers with the compiled calling convention: parameters,
+/// then inputs, then outputs (out-parameters), all owned by the caller;
+/// intermediate buffers are freed inside.
+void buildCPUBufferizePipeline(mlir::OpPassManager &pm);
 
 /// Registers the pipelines above under names nnc-opt accepts.
 void registerPipelines();
