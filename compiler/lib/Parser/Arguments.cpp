@@ -169,32 +169,38 @@ LogicalResult CallArgs::missing(StringRef key) {
                          << key << "'";
 }
 
-FailureOr<int64_t> CallArgs::getInt(StringRef key, std::optional<int64_t> def,
-                                    int64_t min) {
+FailureOr<const ast::Expr *> CallArgs::numeric(StringRef key, bool hasDefault,
+                                               StringRef kind) {
   const ast::Expr *expr = get(key);
   if (!expr) {
-    if (def)
-      return *def;
+    if (hasDefault)
+      return nullptr;
     return missing(key);
   }
   if (isStrayName(eval, expr))
-    return error(expr->loc) << "'" << key << "' must be an integer, got '"
+    return error(expr->loc) << "'" << key << "' must be " << kind << ", got '"
                             << expr->name << "' (not a defined constant)";
-  return eval.evalInt(*expr, "'" + key.str() + "'", min);
+  return expr;
+}
+
+FailureOr<int64_t> CallArgs::getInt(StringRef key, std::optional<int64_t> def,
+                                    int64_t min) {
+  FailureOr<const ast::Expr *> expr = numeric(key, def.has_value(), "an integer");
+  if (failed(expr))
+    return failure();
+  if (!*expr)
+    return *def;
+  return eval.evalInt(**expr, "'" + key.str() + "'", min);
 }
 
 FailureOr<double> CallArgs::getFloat(StringRef key,
                                      std::optional<double> def) {
-  const ast::Expr *expr = get(key);
-  if (!expr) {
-    if (def)
-      return *def;
-    return missing(key);
-  }
-  if (isStrayName(eval, expr))
-    return error(expr->loc) << "'" << key << "' must be a number, got '"
-                            << expr->name << "' (not a defined constant)";
-  return eval.evalFloat(*expr, key);
+  FailureOr<const ast::Expr *> expr = numeric(key, def.has_value(), "a number");
+  if (failed(expr))
+    return failure();
+  if (!*expr)
+    return *def;
+  return eval.evalFloat(**expr, key);
 }
 
 FailureOr<bool> CallArgs::getBool(StringRef key, bool def) {

@@ -97,6 +97,11 @@ public:
 
 private:
   mlir::LogicalResult missing(llvm::StringRef key);
+  /// The expression of a numeric option; nullptr when absent with a default.
+  /// Reports a missing required option and a bare name that is no constant.
+  mlir::FailureOr<const ast::Expr *> numeric(llvm::StringRef key,
+                                             bool hasDefault,
+                                             llvm::StringRef kind);
 
   Evaluator &eval;
   const ast::Call &call;

@@ -66,28 +66,38 @@ struct Conv2DLowering : OpRewritePattern<nn::Conv2DOp> {
   }
 };
 
+/// Pads `op`'s input with `padValue`, then runs the named NHWC pooling op
+/// `PoolOp` from an accumulator filled with `init`.
+template <typename PoolOp, typename SourceOp>
+Value namedPool(OpBuilder &b, SourceOp op, ArrayRef<int64_t> pads,
+                double padValue, double init) {
+  Location loc = op.getLoc();
+  auto resultType = cast<RankedTensorType>(op.getType());
+  const int64_t ones[2] = {1, 1};
+  Value padded = padNHWC(b, loc, op.getInput(), pads, padValue);
+  Value acc = filled(b, loc, resultType, init);
+  Value window = tensor::EmptyOp::create(b, loc, op.getWindow(),
+                                         resultType.getElementType());
+  return PoolOp::create(b, loc, TypeRange{resultType},
+                        ValueRange{padded, window}, ValueRange{acc},
+                        pairAttr(b, op.getStrides()), pairAttr(b, ones))
+      .getResult(0);
+}
+
+template <typename SourceOp> SmallVector<int64_t, 4> poolPads(SourceOp op) {
+  const int64_t ones[2] = {1, 1};
+  return explicitPads(cast<RankedTensorType>(op.getInput().getType()),
+                      op.getWindow(), op.getStrides(), ones, op.getPadding(),
+                      op.getPad());
+}
+
 struct MaxPoolLowering : OpRewritePattern<nn::MaxPool2DOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(nn::MaxPool2DOp op,
                                 PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto inputType = cast<RankedTensorType>(op.getInput().getType());
-    auto resultType = cast<RankedTensorType>(op.getType());
-    const int64_t ones[2] = {1, 1};
     double lowest = -std::numeric_limits<double>::infinity();
-    Value padded = padNHWC(rewriter, loc, op.getInput(),
-                           explicitPads(inputType, op.getWindow(),
-                                        op.getStrides(), ones, op.getPadding(),
-                                        op.getPad()),
-                           lowest);
-    Value init = filled(rewriter, loc, resultType, lowest);
-    Value window = tensor::EmptyOp::create(rewriter, loc, op.getWindow(),
-                                           resultType.getElementType());
-    auto pool = linalg::PoolingNhwcMaxOp::create(
-        rewriter, loc, TypeRange{resultType}, ValueRange{padded, window},
-        ValueRange{init}, pairAttr(rewriter, op.getStrides()),
-        pairAttr(rewriter, ones));
-    rewriter.replaceOp(op, pool.getResult(0));
+    rewriter.replaceOp(op, namedPool<linalg::PoolingNhwcMaxOp>(
+                               rewriter, op, poolPads(op), lowest, lowest));
     return success();
   }
 };
@@ -114,20 +124,9 @@ struct AvgPoolLowering : OpRewritePattern<nn::AvgPool2DOp> {
     Location loc = op.getLoc();
     auto inputType = cast<RankedTensorType>(op.getInput().getType());
     auto resultType = cast<RankedTensorType>(op.getType());
-    const int64_t ones[2] = {1, 1};
-    SmallVector<int64_t, 4> pads =
-        explicitPads(inputType, op.getWindow(), op.getStrides(), ones,
-                     op.getPadding(), op.getPad());
-    Value padded = padNHWC(rewriter, loc, op.getInput(), pads, 0.0);
-    Value init = filled(rewriter, loc, resultType, 0.0);
-    Value window = tensor::EmptyOp::create(rewriter, loc, op.getWindow(),
-                                           resultType.getElementType());
-    Value sums = linalg::PoolingNhwcSumOp::create(
-                     rewriter, loc, TypeRange{resultType},
-                     ValueRange{padded, window}, ValueRange{init},
-                     pairAttr(rewriter, op.getStrides()),
-                     pairAttr(rewriter, ones))
-                     .getResult(0);
+    SmallVector<int64_t, 4> pads = poolPads(op);
+    Value sums =
+        namedPool<linalg::PoolingNhwcSumOp>(rewriter, op, pads, 0.0, 0.0);
     ArrayRef<int64_t> win = op.getWindow(), strides = op.getStrides();
     int64_t height = inputType.getDimSize(1), width = inputType.getDimSize(2);
     Value avg = elementwise(
