@@ -74,12 +74,13 @@ void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage) {
 }
 
 void nnc::registerPipelines() {
-  mlir::PassPipelineRegistration<>(
-      "nn-cleanup", "Canonicalise and CSE nn IR", buildNNCleanupPipeline);
-  mlir::PassPipelineRegistration<>(
-      "nn-to-linalg-pipeline", "Lower nn to linalg on tensors and clean up",
-      buildNNToLinalgPipeline);
+  mlir::PassPipelineRegistration<>("nn-cleanup", "Canonicalise and CSE nn IR",
+                                   buildNNCleanupPipeline);
+  mlir::PassPipelineRegistration<>("nn-to-linalg-pipeline",
+                                   "Lower nn to linalg on tensors and clean up",
+                                   buildNNToLinalgPipeline);
   mlir::PassPipelineRegistration<>(
       "nn-cpu-bufferize-pipeline",
-      "Bufferize with the compiled calling convention", buildCPUBufferizePipeline);
+      "Bufferize with the compiled calling convention",
+      buildCPUBufferizePipeline);
 }

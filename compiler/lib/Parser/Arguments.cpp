@@ -42,9 +42,9 @@ FailureOr<Number> Evaluator::eval(const ast::Expr &expr) {
   case ast::Expr::Name: {
     auto it = constants.find(expr.name);
     if (it == constants.end())
-      return error(expr.loc) << "'" << expr.name
-                             << "' is not a constant (define it with 'let "
-                             << expr.name << " = ...')";
+      return error(expr.loc)
+             << "'" << expr.name << "' is not a constant (define it with 'let "
+             << expr.name << " = ...')";
     return it->second;
   }
   case ast::Expr::Negate: {
@@ -77,8 +77,7 @@ FailureOr<Number> Evaluator::eval(const ast::Expr &expr) {
         return error(expr.loc) << "division by zero";
       result.value = l->value / r->value;
       // Integer division that is exact stays an integer: 224 / 2.
-      result.isInteger =
-          result.isInteger && std::fmod(l->value, r->value) == 0;
+      result.isInteger = result.isInteger && std::fmod(l->value, r->value) == 0;
       break;
     }
     if (!std::isfinite(result.value))
@@ -129,9 +128,8 @@ LogicalResult CallArgs::check(ArrayRef<StringRef> keywords,
       continue;
     }
     if (!llvm::is_contained(keywords, arg.key)) {
-      auto diag = error(arg.keyLoc)
-                  << "'" << call.callee << "' has no option '" << arg.key
-                  << "'";
+      auto diag = error(arg.keyLoc) << "'" << call.callee << "' has no option '"
+                                    << arg.key << "'";
       if (keywords.empty())
         diag << "; it takes no options";
       else
@@ -165,8 +163,8 @@ static bool isStrayName(const Evaluator &eval, const ast::Expr *expr) {
 }
 
 LogicalResult CallArgs::missing(StringRef key) {
-  return error(call.loc) << "'" << call.callee << "' needs the option '"
-                         << key << "'";
+  return error(call.loc) << "'" << call.callee << "' needs the option '" << key
+                         << "'";
 }
 
 FailureOr<const ast::Expr *> CallArgs::numeric(StringRef key, bool hasDefault,
@@ -185,7 +183,8 @@ FailureOr<const ast::Expr *> CallArgs::numeric(StringRef key, bool hasDefault,
 
 FailureOr<int64_t> CallArgs::getInt(StringRef key, std::optional<int64_t> def,
                                     int64_t min) {
-  FailureOr<const ast::Expr *> expr = numeric(key, def.has_value(), "an integer");
+  FailureOr<const ast::Expr *> expr =
+      numeric(key, def.has_value(), "an integer");
   if (failed(expr))
     return failure();
   if (!*expr)
@@ -193,8 +192,7 @@ FailureOr<int64_t> CallArgs::getInt(StringRef key, std::optional<int64_t> def,
   return eval.evalInt(**expr, "'" + key.str() + "'", min);
 }
 
-FailureOr<double> CallArgs::getFloat(StringRef key,
-                                     std::optional<double> def) {
+FailureOr<double> CallArgs::getFloat(StringRef key, std::optional<double> def) {
   FailureOr<const ast::Expr *> expr = numeric(key, def.has_value(), "a number");
   if (failed(expr))
     return failure();
@@ -230,8 +228,9 @@ CallArgs::getPair(StringRef key, std::optional<SmallVector<int64_t, 2>> def) {
     return SmallVector<int64_t, 2>{*v, *v};
   }
   if (expr->operands.size() != 2)
-    return error(expr->loc) << what << " must be one number or [height, width], "
-                            << "got a list of " << expr->operands.size();
+    return error(expr->loc)
+           << what << " must be one number or [height, width], "
+           << "got a list of " << expr->operands.size();
   SmallVector<int64_t, 2> result;
   for (const auto &element : expr->operands) {
     FailureOr<int64_t> v = eval.evalInt(*element, what, 1);
@@ -262,18 +261,16 @@ FailureOr<SmallVector<int64_t>> CallArgs::getIntList(StringRef key,
       continue;
     }
     if (!v->isInteger || v->value < 1)
-      return error(element->loc)
-             << "dimensions must be positive integers"
-             << (allowInfer ? " (one may be -1)" : "") << ", got "
-             << nn::formatNumber(v->value);
+      return error(element->loc) << "dimensions must be positive integers"
+                                 << (allowInfer ? " (one may be -1)" : "")
+                                 << ", got " << nn::formatNumber(v->value);
     result.push_back(static_cast<int64_t>(v->value));
   }
   return result;
 }
 
-FailureOr<StringRef> CallArgs::getChoice(StringRef key,
-                                         ArrayRef<StringRef> choices,
-                                         StringRef def) {
+FailureOr<StringRef>
+CallArgs::getChoice(StringRef key, ArrayRef<StringRef> choices, StringRef def) {
   const ast::Expr *expr = get(key);
   if (!expr)
     return def;
@@ -300,9 +297,15 @@ FailureOr<Attribute> CallArgs::getInit(StringRef key, Attribute def,
 FailureOr<Attribute> nnc::detail::evalInitializer(Evaluator &eval,
                                                   const ast::Expr &expr,
                                                   bool allowNone) {
-  static const StringRef kinds[] = {
-      "zeros",  "ones",    "constant",       "normal",        "truncated_normal",
-      "uniform", "glorot_uniform", "glorot_normal", "he_normal"};
+  static const StringRef kinds[] = {"zeros",
+                                    "ones",
+                                    "constant",
+                                    "normal",
+                                    "truncated_normal",
+                                    "uniform",
+                                    "glorot_uniform",
+                                    "glorot_normal",
+                                    "he_normal"};
   StringRef name;
   const ast::Call *call = nullptr;
   if (expr.kind == ast::Expr::Name)
@@ -313,9 +316,9 @@ FailureOr<Attribute> nnc::detail::evalInitializer(Evaluator &eval,
   if (allowNone && name == "none" && !call)
     return Attribute();
   if (!llvm::is_contained(kinds, name))
-    return eval.error(expr.loc)
-           << "expected an initialiser (" << llvm::join(ArrayRef<StringRef>(kinds), ", ")
-           << (allowNone ? ", none" : "") << ")";
+    return eval.error(expr.loc) << "expected an initialiser ("
+                                << llvm::join(ArrayRef<StringRef>(kinds), ", ")
+                                << (allowNone ? ", none" : "") << ")";
 
   // Parameters of each kind, in positional order.
   SmallVector<StringRef, 2> params;
@@ -335,13 +338,13 @@ FailureOr<Attribute> nnc::detail::evalInitializer(Evaluator &eval,
       SMLoc at = arg.key.empty() ? arg.value->loc : arg.keyLoc;
       if (key.empty()) {
         if (position >= params.size())
-          return eval.error(at) << "'" << name << "' takes "
-                                << params.size() << " argument"
-                                << (params.size() == 1 ? "" : "s");
+          return eval.error(at)
+                 << "'" << name << "' takes " << params.size() << " argument"
+                 << (params.size() == 1 ? "" : "s");
         key = params[position++];
       } else if (!llvm::is_contained(params, key)) {
-        return eval.error(at) << "'" << name << "' has no argument '" << key
-                              << "'";
+        return eval.error(at)
+               << "'" << name << "' has no argument '" << key << "'";
       }
       if (values.count(key))
         return eval.error(at) << "argument '" << key << "' is given twice";
@@ -351,8 +354,8 @@ FailureOr<Attribute> nnc::detail::evalInitializer(Evaluator &eval,
       values[key] = *v;
     }
   }
-  auto value = [&](StringRef key, std::optional<double> def)
-      -> FailureOr<llvm::APFloat> {
+  auto value = [&](StringRef key,
+                   std::optional<double> def) -> FailureOr<llvm::APFloat> {
     auto it = values.find(key);
     if (it != values.end())
       return llvm::APFloat(it->second);
@@ -395,9 +398,9 @@ FailureOr<Attribute> nnc::detail::evalInitializer(Evaluator &eval,
   if (failed(mean))
     return failure();
   if (!(stddev->convertToDouble() > 0))
-    return eval.error(expr.loc) << "'" << name
-                                << "' needs a positive stddev, got "
-                                << nn::formatNumber(stddev->convertToDouble());
+    return eval.error(expr.loc)
+           << "'" << name << "' needs a positive stddev, got "
+           << nn::formatNumber(stddev->convertToDouble());
   if (name == "normal")
     return Attribute(nn::NormalInitAttr::get(ctx, *mean, *stddev));
   return Attribute(nn::TruncatedNormalInitAttr::get(ctx, *mean, *stddev));

@@ -37,8 +37,8 @@ struct Layer {
   RankedTensorType typeOf(Value v) {
     return cast<RankedTensorType>(v.getType());
   }
-  LogicalResult requireRank(Value v, unsigned i, int64_t rank,
-                            StringRef layout, StringRef hint = "") {
+  LogicalResult requireRank(Value v, unsigned i, int64_t rank, StringRef layout,
+                            StringRef hint = "") {
     RankedTensorType t = typeOf(v);
     if (t.getRank() == rank)
       return success();
@@ -52,8 +52,7 @@ struct Layer {
   }
 };
 
-const StringRef kActivations[] = {"none", "relu", "sigmoid", "tanh",
-                                  "softmax"};
+const StringRef kActivations[] = {"none", "relu", "sigmoid", "tanh", "softmax"};
 
 Value applyActivation(Layer &l, Value x, StringRef act) {
   if (act == "relu")
@@ -90,8 +89,7 @@ FailureOr<PaddingSpec> getPadding(Layer &l, nn::Padding def) {
         return failure();
       pad.push_back(*v);
     }
-    return PaddingSpec{nn::Padding::Explicit,
-                       l.b().getDenseI64ArrayAttr(pad)};
+    return PaddingSpec{nn::Padding::Explicit, l.b().getDenseI64ArrayAttr(pad)};
   }
   return l.args.error(expr->loc)
          << "'padding' must be SAME, VALID or [top, bottom, left, right]";
@@ -114,9 +112,8 @@ LogicalResult finishAffine(Layer &l, Value &y, Attribute biasInit,
 }
 
 FailureOr<Value> emitConv2D(Layer &l) {
-  if (failed(l.args.check({"filters", "kernel", "stride", "padding",
-                           "dilation", "activation", "weights", "bias",
-                           "weight_decay"},
+  if (failed(l.args.check({"filters", "kernel", "stride", "padding", "dilation",
+                           "activation", "weights", "bias", "weight_decay"},
                           1, 1, "one input")))
     return failure();
   FailureOr<Value> x = l.input(0);
@@ -129,14 +126,15 @@ FailureOr<Value> emitConv2D(Layer &l) {
   auto padding = succeeded(dilation) ? getPadding(l, nn::Padding::Same)
                                      : FailureOr<PaddingSpec>(failure());
   auto act = l.args.getChoice("activation", kActivations, "none");
-  auto wInit = l.args.getInit("weights", nn::GlorotUniformInitAttr::get(l.ctx()),
-                              /*allowNone=*/false);
+  auto wInit =
+      l.args.getInit("weights", nn::GlorotUniformInitAttr::get(l.ctx()),
+                     /*allowNone=*/false);
   auto bInit = l.args.getInit("bias", nn::ZerosInitAttr::get(l.ctx()),
                               /*allowNone=*/true);
   auto decay = l.args.getFloat("weight_decay", 0.0);
-  if (failed(filters) || failed(kernel) || failed(stride) ||
-      failed(dilation) || failed(padding) || failed(act) || failed(wInit) ||
-      failed(bInit) || failed(decay))
+  if (failed(filters) || failed(kernel) || failed(stride) || failed(dilation) ||
+      failed(padding) || failed(act) || failed(wInit) || failed(bInit) ||
+      failed(decay))
     return failure();
   if (*decay < 0)
     return l.args.error(l.args.get("weight_decay")->loc)
@@ -170,14 +168,14 @@ FailureOr<Value> emitDense(Layer &l) {
           "one input")))
     return failure();
   FailureOr<Value> x = l.input(0);
-  if (failed(x) ||
-      failed(l.requireRank(*x, 0, 2, "batch, features",
-                           "; add a flatten layer before it")))
+  if (failed(x) || failed(l.requireRank(*x, 0, 2, "batch, features",
+                                        "; add a flatten layer before it")))
     return failure();
   auto units = l.args.getInt("units", std::nullopt, 1);
   auto act = l.args.getChoice("activation", kActivations, "none");
-  auto wInit = l.args.getInit("weights", nn::GlorotUniformInitAttr::get(l.ctx()),
-                              /*allowNone=*/false);
+  auto wInit =
+      l.args.getInit("weights", nn::GlorotUniformInitAttr::get(l.ctx()),
+                     /*allowNone=*/false);
   auto bInit = l.args.getInit("bias", nn::ZerosInitAttr::get(l.ctx()),
                               /*allowNone=*/true);
   auto decay = l.args.getFloat("weight_decay", 0.0);
@@ -219,8 +217,7 @@ FailureOr<Value> emitMatmul(Layer &l) {
       nn::MatmulOp::create(l.b(), l.loc, *resultType, *a, *b, *ta, *tb));
 }
 
-template <typename OpTy>
-FailureOr<Value> emitElementwise(Layer &l) {
+template <typename OpTy> FailureOr<Value> emitElementwise(Layer &l) {
   if (failed(l.args.check({}, 1, 1, "one input")))
     return failure();
   FailureOr<Value> x = l.input(0);
@@ -243,8 +240,7 @@ FailureOr<Value> emitSoftmax(Layer &l) {
                                      l.b().getI64IntegerAttr(*axis)));
 }
 
-template <typename OpTy>
-FailureOr<Value> emitPool(Layer &l) {
+template <typename OpTy> FailureOr<Value> emitPool(Layer &l) {
   if (failed(l.args.check({"window", "stride", "padding"}, 1, 1, "one input")))
     return failure();
   FailureOr<Value> x = l.input(0);
@@ -264,11 +260,10 @@ FailureOr<Value> emitPool(Layer &l) {
                                   *window, *stride, padding->kind, pad);
   if (failed(type))
     return failure();
-  return Value(OpTy::create(l.b(), l.loc, *type, *x,
-                            l.b().getDenseI64ArrayAttr(*window),
-                            l.b().getDenseI64ArrayAttr(*stride),
-                            nn::PaddingAttr::get(l.ctx(), padding->kind),
-                            padding->pad));
+  return Value(
+      OpTy::create(l.b(), l.loc, *type, *x, l.b().getDenseI64ArrayAttr(*window),
+                   l.b().getDenseI64ArrayAttr(*stride),
+                   nn::PaddingAttr::get(l.ctx(), padding->kind), padding->pad));
 }
 
 FailureOr<Value> emitLRN(Layer &l) {
@@ -377,16 +372,18 @@ FailureOr<Value> emitBatchNorm(Layer &l) {
     (void)l.requireRank(*x, 0, 2, "batch, ..., channels");
     return failure();
   }
-  auto vecType = RankedTensorType::get({xType.getShape().back()},
-                                       xType.getElementType());
+  auto vecType =
+      RankedTensorType::get({xType.getShape().back()}, xType.getElementType());
   RankedTensorType vecs[] = {vecType, vecType, vecType, vecType};
   auto type = nn::inferBatchNormType(l.loc, xType, vecs, *epsilon);
   if (failed(type))
     return failure();
   Attribute zeros = nn::ZerosInitAttr::get(l.ctx());
   Attribute ones = nn::ConstantInitAttr::get(l.ctx(), llvm::APFloat(1.0));
-  Value gamma = l.gen.createParameter(l.name, "gamma", vecType, ones, true, l.loc);
-  Value beta = l.gen.createParameter(l.name, "beta", vecType, zeros, true, l.loc);
+  Value gamma =
+      l.gen.createParameter(l.name, "gamma", vecType, ones, true, l.loc);
+  Value beta =
+      l.gen.createParameter(l.name, "beta", vecType, zeros, true, l.loc);
   Value mean = l.gen.createParameter(l.name, "moving_mean", vecType, zeros,
                                      false, l.loc);
   Value var = l.gen.createParameter(l.name, "moving_variance", vecType, ones,
@@ -482,7 +479,8 @@ FailureOr<Value> nnc::detail::emitLossCall(
     if (StringRef hint = closest(call.callee, kLosses); !hint.empty())
       diag << "; did you mean '" << hint << "'?";
     else
-      diag << "; known losses are " << llvm::join(ArrayRef<StringRef>(kLosses), ", ");
+      diag << "; known losses are "
+           << llvm::join(ArrayRef<StringRef>(kLosses), ", ");
     return failure();
   }
   Location loc = NameLoc::get(StringAttr::get(gen.getContext(), "loss"),

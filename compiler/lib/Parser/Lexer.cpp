@@ -109,8 +109,8 @@ Token Lexer::lexNumber(const char *start) {
         ++p;
       (void)expStart;
       return error(start, p,
-                   "malformed number '" +
-                       std::string(start, p) + "': the exponent has no digits");
+                   "malformed number '" + std::string(start, p) +
+                       "': the exponent has no digits");
     }
     while (p < end && llvm::isDigit(*p))
       ++p;

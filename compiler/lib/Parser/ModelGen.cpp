@@ -13,8 +13,8 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/DenseSet.h"
 
-#include <cmath>
 #include "llvm/ADT/StringSwitch.h"
+#include <cmath>
 
 using namespace mlir;
 using namespace nnc;
@@ -125,8 +125,7 @@ LogicalResult ModelGen::genStatement(const ast::Statement &stmt) {
                << "'" << name << "' is not a layer or input defined above";
       if (it->second.isLabels)
         return emitError(locator.get(loc))
-               << "'" << name
-               << "' are labels; outputs are layers or inputs";
+               << "'" << name << "' are labels; outputs are layers or inputs";
     }
     return success();
   }
@@ -136,7 +135,8 @@ LogicalResult ModelGen::genStatement(const ast::Statement &stmt) {
 std::string ModelGen::where(SMLoc loc) const {
   auto fileLoc = cast<FileLineColLoc>(locator.get(loc));
   return (fileLoc.getFilename().getValue() + ":" +
-          llvm::Twine(fileLoc.getLine()) + ":" + llvm::Twine(fileLoc.getColumn()))
+          llvm::Twine(fileLoc.getLine()) + ":" +
+          llvm::Twine(fileLoc.getColumn()))
       .str();
 }
 
@@ -282,7 +282,8 @@ FailureOr<Value> ModelGen::lookupTensor(const ast::Expr &expr) {
       return emitError(locator.get(expr.loc))
              << "'" << expr.name << "' is a constant, not a layer or input";
     return emitError(locator.get(expr.loc))
-           << "'" << expr.name << "' is not defined; layers can only use "
+           << "'" << expr.name
+           << "' is not defined; layers can only use "
               "inputs and layers defined above them";
   }
   if (it->second.isLabels)
@@ -320,13 +321,11 @@ Value ModelGen::createParameter(StringRef layer, StringRef suffix,
                                          /*non_trainable=*/!trainable);
     (void)param;
   }
-  return nn::GetParamOp::create(builder, loc, type,
-                                FlatSymbolRefAttr::get(builder.getContext(),
-                                                       name));
+  return nn::GetParamOp::create(
+      builder, loc, type, FlatSymbolRefAttr::get(builder.getContext(), name));
 }
 
-void ModelGen::addWeightDecay(StringRef parameter, double scale,
-                              Location loc) {
+void ModelGen::addWeightDecay(StringRef parameter, double scale, Location loc) {
   decays.push_back(Decay{parameter.str(), scale, loc});
 }
 
@@ -341,8 +340,8 @@ LogicalResult ModelGen::finishForward() {
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(&forward.front());
   func::ReturnOp::create(builder, forward.getLoc(), results);
-  forward.setType(builder.getFunctionType(
-      forward.front().getArgumentTypes(), ValueRange(results).getTypes()));
+  forward.setType(builder.getFunctionType(forward.front().getArgumentTypes(),
+                                          ValueRange(results).getTypes()));
 
   warnUnused();
   return success();
@@ -369,8 +368,9 @@ void ModelGen::warnUnused() {
   for (auto [pos, name] : unused)
     emitWarning(locator.get(SMLoc::getFromPointer(pos)))
         << "'" << name << "' is not used by any output"
-        << (outputStmt ? "" : " (the output is the last layer, '" +
-                                  lastLayer + "')");
+        << (outputStmt
+                ? ""
+                : " (the output is the last layer, '" + lastLayer + "')");
 }
 
 LogicalResult ModelGen::genLoss() {
@@ -396,8 +396,7 @@ LogicalResult ModelGen::genLoss() {
   }
   builder.setInsertionPointToEnd(entry);
   auto call = func::CallOp::create(
-      builder, loc, forward,
-      entry->getArguments().take_front(inputs.size()));
+      builder, loc, forward, entry->getArguments().take_front(inputs.size()));
 
   // Loss arguments are outputs of @forward or labels.
   auto lookup = [&](const ast::Expr &expr) -> FailureOr<Value> {
@@ -427,8 +426,8 @@ LogicalResult ModelGen::genLoss() {
     return failure();
   Value total = *loss;
   for (const Decay &d : decays) {
-    auto param =
-        module->lookupSymbol<nn::ParameterOp>(builder.getStringAttr(d.parameter));
+    auto param = module->lookupSymbol<nn::ParameterOp>(
+        builder.getStringAttr(d.parameter));
     Value w = nn::GetParamOp::create(builder, d.loc, param.getTensorType(),
                                      FlatSymbolRefAttr::get(param));
     Value term = nn::WeightDecayOp::create(
@@ -489,9 +488,9 @@ LogicalResult ModelGen::genOptimizer(const ast::Statement &stmt) {
     auto staircase = sargs.getBool("staircase", false);
     if (failed(rate) || failed(steps) || failed(staircase))
       return failure();
-    schedule = nn::ExponentialDecayAttr::get(
-        builder.getContext(), llvm::APFloat(*rate), *steps,
-        builder.getBoolAttr(*staircase));
+    schedule = nn::ExponentialDecayAttr::get(builder.getContext(),
+                                             llvm::APFloat(*rate), *steps,
+                                             builder.getBoolAttr(*staircase));
   }
   if (failed(nn::verifyOptimizerConfig(loc, *kind, *lr, *momentum, *nesterov,
                                        *wd, *beta1, *beta2, *epsilon,
@@ -519,8 +518,8 @@ OwningOpRef<ModuleOp> nnc::parseModel(llvm::SourceMgr &sourceMgr,
                                       const ModelOptions &options) {
   unsigned id = sourceMgr.getMainFileID();
   SourceLocator locator(sourceMgr, id, context);
-  std::unique_ptr<ast::Module> ast = parseModelFile(
-      locator, sourceMgr.getMemoryBuffer(id)->getBuffer());
+  std::unique_ptr<ast::Module> ast =
+      parseModelFile(locator, sourceMgr.getMemoryBuffer(id)->getBuffer());
   if (!ast)
     return nullptr;
   return genModel(locator, *ast, options);

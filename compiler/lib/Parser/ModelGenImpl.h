@@ -78,7 +78,8 @@ public:
   mlir::FailureOr<bool> getBool(llvm::StringRef key, bool def);
   /// `N` (both axes) or `[height, width]`, each >= 1.
   mlir::FailureOr<llvm::SmallVector<int64_t, 2>>
-  getPair(llvm::StringRef key, std::optional<llvm::SmallVector<int64_t, 2>> def);
+  getPair(llvm::StringRef key,
+          std::optional<llvm::SmallVector<int64_t, 2>> def);
   /// A list of integers (`[batch, 2304]`); `-1` allowed when `allowInfer`.
   mlir::FailureOr<llvm::SmallVector<int64_t>> getIntList(llvm::StringRef key,
                                                          bool allowInfer);
@@ -99,9 +100,8 @@ private:
   mlir::LogicalResult missing(llvm::StringRef key);
   /// The expression of a numeric option; nullptr when absent with a default.
   /// Reports a missing required option and a bare name that is no constant.
-  mlir::FailureOr<const ast::Expr *> numeric(llvm::StringRef key,
-                                             bool hasDefault,
-                                             llvm::StringRef kind);
+  mlir::FailureOr<const ast::Expr *>
+  numeric(llvm::StringRef key, bool hasDefault, llvm::StringRef kind);
 
   Evaluator &eval;
   const ast::Call &call;
@@ -109,9 +109,8 @@ private:
 };
 
 /// Reads an initialiser call such as `truncated_normal(stddev=0.1)`.
-mlir::FailureOr<mlir::Attribute> evalInitializer(Evaluator &eval,
-                                                 const ast::Expr &expr,
-                                                 bool allowNone);
+mlir::FailureOr<mlir::Attribute>
+evalInitializer(Evaluator &eval, const ast::Expr &expr, bool allowNone);
 
 /// Builds the module. Layer emitters (Layers.cpp) call back into it for
 /// inputs, parameters and weight decay.
@@ -128,9 +127,8 @@ public:
   mlir::FailureOr<mlir::Value> lookupTensor(const ast::Expr &expr);
   /// Declares `<layer>.<suffix>` and reads it in the function being built.
   mlir::Value createParameter(llvm::StringRef layer, llvm::StringRef suffix,
-                              mlir::RankedTensorType type,
-                              mlir::Attribute init, bool trainable,
-                              mlir::Location loc);
+                              mlir::RankedTensorType type, mlir::Attribute init,
+                              bool trainable, mlir::Location loc);
   /// Adds `scale * l2(parameter)` to the loss.
   void addWeightDecay(llvm::StringRef parameter, double scale,
                       mlir::Location loc);
@@ -192,10 +190,9 @@ mlir::FailureOr<mlir::Value> emitLayer(ModelGen &gen,
 
 /// Emits the loss call of a `loss` statement into @loss. `lookup` resolves
 /// its positional arguments (outputs of @forward, or labels).
-mlir::FailureOr<mlir::Value>
-emitLossCall(ModelGen &gen, const ast::Call &call,
-             llvm::function_ref<mlir::FailureOr<mlir::Value>(const ast::Expr &)>
-                 lookup);
+mlir::FailureOr<mlir::Value> emitLossCall(
+    ModelGen &gen, const ast::Call &call,
+    llvm::function_ref<mlir::FailureOr<mlir::Value>(const ast::Expr &)> lookup);
 
 } // namespace nnc::detail
 

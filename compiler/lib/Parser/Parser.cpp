@@ -13,7 +13,8 @@
 //   expr      := term (('+' | '-') term)*        (precedence climbing)
 //   term      := unary (('*' | '/') unary)*
 //   unary     := '-' unary | primary
-//   primary   := NUMBER | NAME | call | '(' expr ')' | '[' (expr (',' expr)*)? ']'
+//   primary   := NUMBER | NAME | call | '(' expr ')' | '[' (expr (',' expr)*)?
+//   ']'
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,8 +35,7 @@ mlir::Location SourceLocator::get(SMLoc loc) const {
     loc = SMLoc::getFromPointer(
         sourceMgr.getMemoryBuffer(bufferId)->getBufferStart());
   auto lineCol = sourceMgr.getLineAndColumn(loc, bufferId);
-  StringRef file =
-      sourceMgr.getMemoryBuffer(bufferId)->getBufferIdentifier();
+  StringRef file = sourceMgr.getMemoryBuffer(bufferId)->getBufferIdentifier();
   return mlir::FileLineColLoc::get(context, file, lineCol.first,
                                    lineCol.second);
 }
@@ -86,8 +86,7 @@ private:
       return mlir::success();
     return unexpected(describe(kind) + " " + context);
   }
-  mlir::LogicalResult parseName(std::string &name, SMLoc &loc,
-                                StringRef what) {
+  mlir::LogicalResult parseName(std::string &name, SMLoc &loc, StringRef what) {
     if (!tok.is(Token::Identifier))
       return unexpected(what);
     name = tok.spelling.str();
@@ -183,11 +182,13 @@ mlir::LogicalResult Parser::parseStatement(Module &module) {
 
 mlir::LogicalResult Parser::parseTensorDecl(Statement &stmt, bool isLabels) {
   auto decl = std::make_unique<TensorDecl>();
-  if (mlir::failed(parseName(decl->name, decl->loc,
-                             isLabels ? "the labels' name" : "the input's name")) ||
+  if (mlir::failed(
+          parseName(decl->name, decl->loc,
+                    isLabels ? "the labels' name" : "the input's name")) ||
       mlir::failed(expect(Token::Colon, "after the name")) ||
-      mlir::failed(parseName(decl->dtype, decl->dtypeLoc,
-                             "an element type (f32, f16, bf16, f64, i32, i64)")))
+      mlir::failed(
+          parseName(decl->dtype, decl->dtypeLoc,
+                    "an element type (f32, f16, bf16, f64, i32, i64)")))
     return mlir::failure();
   decl->shapeLoc = tok.getLoc();
   if (!tok.is(Token::LBracket))
@@ -220,7 +221,8 @@ mlir::LogicalResult Parser::parseTensorDecl(Statement &stmt, bool isLabels) {
 
 std::unique_ptr<Call> Parser::parseCall(unsigned depth) {
   auto call = std::make_unique<Call>();
-  if (mlir::failed(parseName(call->callee, call->loc, "a layer or function name")))
+  if (mlir::failed(
+          parseName(call->callee, call->loc, "a layer or function name")))
     return nullptr;
   if (mlir::failed(parseCallArgs(*call, depth)))
     return nullptr;
@@ -271,8 +273,8 @@ mlir::LogicalResult Parser::parseCallArgs(Call &call, unsigned depth) {
     }
     call.args.push_back(std::move(arg));
   } while (consumeIf(Token::Comma));
-  return expect(Token::RParen, "to close the argument list of '" +
-                                   call.callee + "'");
+  return expect(Token::RParen,
+                "to close the argument list of '" + call.callee + "'");
 }
 
 /// Binding strength of a binary operator token; 0 for anything else.

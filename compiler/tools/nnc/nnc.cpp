@@ -35,9 +35,10 @@ using namespace llvm;
 namespace {
 cl::OptionCategory nncCategory("nnc options");
 
-cl::opt<std::string> inputFile(cl::Positional,
-                               cl::desc("<model.nn | file.mlir | - (stdin, .nn)>"),
-                               cl::init("-"), cl::cat(nncCategory));
+cl::opt<std::string>
+    inputFile(cl::Positional,
+              cl::desc("<model.nn | file.mlir | - (stdin, .nn)>"),
+              cl::init("-"), cl::cat(nncCategory));
 cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"),
                                 cl::value_desc("file"), cl::init("-"),
                                 cl::cat(nncCategory));
@@ -68,8 +69,7 @@ int fail(const Twine &message) {
 void printVersion(raw_ostream &os) {
   os << "nnc " << NNC_VERSION << "\n"
      << "  LLVM/MLIR " << LLVM_VERSION_STRING << "\n"
-     << "  targets: cpu" << (NNC_HAVE_CUDA ? ", cuda" : "")
-     << "\n";
+     << "  targets: cpu" << (NNC_HAVE_CUDA ? ", cuda" : "") << "\n";
 }
 } // namespace
 
@@ -105,8 +105,8 @@ int main(int argc, char **argv) {
       SmallVector<StringRef> names;
       for (const nnc::StageInfo &s : nnc::getStages())
         names.push_back(s.name);
-      return fail("unknown --emit stage '" + emit + "'; stages are: " +
-                  join(names, ", "));
+      return fail("unknown --emit stage '" + emit +
+                  "'; stages are: " + join(names, ", "));
     }
     stage = *parsed;
   }

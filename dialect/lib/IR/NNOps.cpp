@@ -38,9 +38,9 @@ bool allRanked(ValueRange values) {
 } // namespace
 
 #define NN_INFER(OP)                                                           \
-  LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location> loc, \
-                                     Adaptor adaptor,                          \
-                                     SmallVectorImpl<Type> &results)
+  LogicalResult OP::inferReturnTypes(                                          \
+      MLIRContext *, std::optional<Location> loc, Adaptor adaptor,             \
+      SmallVectorImpl<Type> &results)
 
 //===----------------------------------------------------------------------===//
 // Model structure
@@ -50,16 +50,14 @@ LogicalResult ParameterOp::verify() {
   return verifyInitializer(getLoc(), getInitializer(), getTensorType());
 }
 
-LogicalResult
-GetParamOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+LogicalResult GetParamOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto param =
       symbolTable.lookupNearestSymbolFrom<ParameterOp>(*this, getNameAttr());
   if (!param)
     return emitOpError("'") << getName() << "' is not an nn.parameter";
   if (param.getType() != getType())
-    return emitOpError("type ")
-           << getType() << " does not match parameter '" << getName()
-           << "' of type " << param.getType();
+    return emitOpError("type ") << getType() << " does not match parameter '"
+                                << getName() << "' of type " << param.getType();
   return success();
 }
 
@@ -158,9 +156,8 @@ NN_INFER(FlattenOp) {
 NN_INFER(ReshapeOp) {
   if (!allRanked(adaptor.getInput()))
     return failure();
-  return push(
-      inferReshapeType(loc, rt(adaptor.getInput()), adaptor.getShape()),
-      results);
+  return push(inferReshapeType(loc, rt(adaptor.getInput()), adaptor.getShape()),
+              results);
 }
 
 NN_INFER(AddOp) {

@@ -38,8 +38,8 @@ LogicalResult requireStatic(OptLoc loc, StringRef op, StringRef what,
   if (t.hasStaticShape())
     return success(succeeded(
         checkElementCount(loc, (op + ": " + what).str(), t.getShape())));
-  return emitOptionalError(loc, op, ": ", what, " must have a static shape, got ",
-                           shapeStr(t));
+  return emitOptionalError(loc, op, ": ", what,
+                           " must have a static shape, got ", shapeStr(t));
 }
 
 LogicalResult requireRank(OptLoc loc, StringRef op, StringRef what,
@@ -86,8 +86,7 @@ LogicalResult checkPadding(OptLoc loc, StringRef op, Padding padding,
   }
   if (!pad || pad->size() != 4)
     return emitOptionalError(
-        loc, op,
-        ": EXPLICIT padding needs 'pad' = [top, bottom, left, right]");
+        loc, op, ": EXPLICIT padding needs 'pad' = [top, bottom, left, right]");
   if (llvm::any_of(*pad, [](int64_t p) { return p < 0; }))
     return emitOptionalError(loc, op, ": padding must be non-negative, got ",
                              shapeStr(*pad));
@@ -154,8 +153,8 @@ int64_t mlir::nn::computeOutputSize(Padding padding, int64_t size,
                                     unsigned axis) {
   if (padding == Padding::Same)
     return (size + stride - 1) / stride;
-  AxisPadding p =
-      computePadding(padding, size, window, stride, dilation, explicitPad, axis);
+  AxisPadding p = computePadding(padding, size, window, stride, dilation,
+                                 explicitPad, axis);
   int64_t padded = size + p.before + p.after;
   int64_t effective = (window - 1) * dilation + 1;
   if (padded < effective)
@@ -163,10 +162,11 @@ int64_t mlir::nn::computeOutputSize(Padding padding, int64_t size,
   return (padded - effective) / stride + 1;
 }
 
-FailureOr<RankedTensorType> mlir::nn::inferConv2DType(
-    OptLoc loc, RankedTensorType input, RankedTensorType filter,
-    ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations, Padding padding,
-    std::optional<ArrayRef<int64_t>> pad) {
+FailureOr<RankedTensorType>
+mlir::nn::inferConv2DType(OptLoc loc, RankedTensorType input,
+                          RankedTensorType filter, ArrayRef<int64_t> strides,
+                          ArrayRef<int64_t> dilations, Padding padding,
+                          std::optional<ArrayRef<int64_t>> pad) {
   StringRef op = "conv2d";
   if (failed(requireRank(loc, op, "input", input, 4, "NHWC")) ||
       failed(requireRank(loc, op, "filter", filter, 4, "HWIO")) ||
@@ -180,20 +180,21 @@ FailureOr<RankedTensorType> mlir::nn::inferConv2DType(
                              " expects ", filter.getDimSize(2),
                              " input channels but the input ", shapeStr(input),
                              " has ", input.getDimSize(3));
-  auto hw = windowOutput(loc, op, input, filter.getShape().take_front(2),
-                         strides, dilations, padding,
-                         pad.value_or(ArrayRef<int64_t>()));
+  auto hw =
+      windowOutput(loc, op, input, filter.getShape().take_front(2), strides,
+                   dilations, padding, pad.value_or(ArrayRef<int64_t>()));
   if (failed(hw))
     return failure();
-  return RankedTensorType::get({input.getDimSize(0), hw->first, hw->second,
-                                filter.getDimSize(3)},
-                               input.getElementType());
+  return RankedTensorType::get(
+      {input.getDimSize(0), hw->first, hw->second, filter.getDimSize(3)},
+      input.getElementType());
 }
 
-FailureOr<RankedTensorType> mlir::nn::inferPool2DType(
-    OptLoc loc, StringRef op, RankedTensorType input, ArrayRef<int64_t> window,
-    ArrayRef<int64_t> strides, Padding padding,
-    std::optional<ArrayRef<int64_t>> pad) {
+FailureOr<RankedTensorType>
+mlir::nn::inferPool2DType(OptLoc loc, StringRef op, RankedTensorType input,
+                          ArrayRef<int64_t> window, ArrayRef<int64_t> strides,
+                          Padding padding,
+                          std::optional<ArrayRef<int64_t>> pad) {
   if (failed(requireRank(loc, op, "input", input, 4, "NHWC")) ||
       failed(requirePositivePair(loc, op, "window", window)) ||
       failed(requirePositivePair(loc, op, "strides", strides)) ||
@@ -230,9 +231,8 @@ FailureOr<RankedTensorType> mlir::nn::inferBiasAddType(OptLoc loc,
   return input;
 }
 
-FailureOr<RankedTensorType> mlir::nn::inferSoftmaxType(OptLoc loc,
-                                                       RankedTensorType input,
-                                                       int64_t axis) {
+FailureOr<RankedTensorType>
+mlir::nn::inferSoftmaxType(OptLoc loc, RankedTensorType input, int64_t axis) {
   if (failed(requireStatic(loc, "softmax", "input", input)))
     return failure();
   int64_t rank = input.getRank();
@@ -242,11 +242,9 @@ FailureOr<RankedTensorType> mlir::nn::inferSoftmaxType(OptLoc loc,
   return input;
 }
 
-FailureOr<RankedTensorType> mlir::nn::inferLRNType(OptLoc loc,
-                                                   RankedTensorType input,
-                                                   int64_t depthRadius,
-                                                   double bias, double alpha,
-                                                   double beta) {
+FailureOr<RankedTensorType>
+mlir::nn::inferLRNType(OptLoc loc, RankedTensorType input, int64_t depthRadius,
+                       double bias, double alpha, double beta) {
   StringRef op = "lrn";
   if (failed(requireRank(loc, op, "input", input, 4, "NHWC")))
     return failure();
@@ -296,23 +294,25 @@ FailureOr<RankedTensorType> mlir::nn::inferFlattenType(OptLoc loc,
     return failure();
   if (input.getRank() < 1)
     return emitOptionalError(loc, "flatten: input must have a batch axis");
-  int64_t rest = input.getNumElements() / std::max<int64_t>(input.getDimSize(0), 1);
+  int64_t rest =
+      input.getNumElements() / std::max<int64_t>(input.getDimSize(0), 1);
   if (input.getDimSize(0) == 0)
     rest = 0;
   return RankedTensorType::get({input.getDimSize(0), rest},
                                input.getElementType());
 }
 
-FailureOr<RankedTensorType> mlir::nn::inferReshapeType(
-    OptLoc loc, RankedTensorType input, ArrayRef<int64_t> shape) {
+FailureOr<RankedTensorType>
+mlir::nn::inferReshapeType(OptLoc loc, RankedTensorType input,
+                           ArrayRef<int64_t> shape) {
   if (failed(requireStatic(loc, "reshape", "input", input)))
     return failure();
   if (shape.empty())
     return emitOptionalError(loc, "reshape: the shape must not be empty");
   for (int64_t d : shape)
     if (d < 1)
-      return emitOptionalError(loc, "reshape: dimensions must be positive, got ",
-                               shapeStr(shape));
+      return emitOptionalError(
+          loc, "reshape: dimensions must be positive, got ", shapeStr(shape));
   FailureOr<int64_t> count = checkElementCount(loc, "reshape: shape", shape);
   if (failed(count))
     return failure();
@@ -323,14 +323,14 @@ FailureOr<RankedTensorType> mlir::nn::inferReshapeType(
   return RankedTensorType::get(shape, input.getElementType());
 }
 
-FailureOr<RankedTensorType> mlir::nn::inferAddType(OptLoc loc,
-                                                   RankedTensorType lhs,
-                                                   RankedTensorType rhs) {
+FailureOr<RankedTensorType>
+mlir::nn::inferAddType(OptLoc loc, RankedTensorType lhs, RankedTensorType rhs) {
   if (failed(requireStatic(loc, "add", "lhs", lhs)))
     return failure();
   if (lhs != rhs)
-    return emitOptionalError(loc, "add: operands must have the same shape and "
-                                  "element type, got ",
+    return emitOptionalError(loc,
+                             "add: operands must have the same shape and "
+                             "element type, got ",
                              lhs, " and ", rhs);
   return lhs;
 }
@@ -391,9 +391,8 @@ mlir::nn::inferBatchNormType(OptLoc loc, RankedTensorType input,
   return input;
 }
 
-FailureOr<RankedTensorType> mlir::nn::inferDropoutType(OptLoc loc,
-                                                       RankedTensorType input,
-                                                       double rate) {
+FailureOr<RankedTensorType>
+mlir::nn::inferDropoutType(OptLoc loc, RankedTensorType input, double rate) {
   if (!(rate >= 0 && rate < 1))
     return emitOptionalError(loc, "dropout: rate must be in [0, 1), got ",
                              formatNumber(rate));
@@ -431,8 +430,9 @@ mlir::nn::inferWeightDecayType(OptLoc loc, RankedTensorType input,
 LogicalResult mlir::nn::verifyInitializer(OptLoc loc, Attribute init,
                                           RankedTensorType type) {
   if (!isInitializerAttr(init))
-    return emitOptionalError(loc, "parameter initialiser must be an #nn "
-                                  "initialiser attribute, got ",
+    return emitOptionalError(loc,
+                             "parameter initialiser must be an #nn "
+                             "initialiser attribute, got ",
                              init);
   if (!type.hasStaticShape())
     return emitOptionalError(loc, "parameter must have a static shape, got ",
@@ -449,13 +449,16 @@ LogicalResult mlir::nn::verifyInitializer(OptLoc loc, Attribute init,
     return positive(n.getStddev().convertToDouble());
   if (auto u = dyn_cast<UniformInitAttr>(init))
     if (!(u.getMin() < u.getMax()))
-      return emitOptionalError(loc, "uniform initialiser needs min < max, got [",
+      return emitOptionalError(loc,
+                               "uniform initialiser needs min < max, got [",
                                formatNumber(u.getMin().convertToDouble()), ", ",
                                formatNumber(u.getMax().convertToDouble()), ")");
-  if (isa<GlorotUniformInitAttr, GlorotNormalInitAttr, HeNormalInitAttr>(init) &&
+  if (isa<GlorotUniformInitAttr, GlorotNormalInitAttr, HeNormalInitAttr>(
+          init) &&
       type.getRank() != 2 && type.getRank() != 4)
-    return emitOptionalError(loc, "fan-based initialisers need a [in, out] "
-                                  "matrix or an HWIO filter, got ",
+    return emitOptionalError(loc,
+                             "fan-based initialisers need a [in, out] "
+                             "matrix or an HWIO filter, got ",
                              shapeStr(type));
   return success();
 }
@@ -474,10 +477,12 @@ std::string mlir::nn::formatNumber(double value) {
   return buffer;
 }
 
-LogicalResult mlir::nn::verifyOptimizerConfig(
-    OptLoc loc, OptimizerKind kind, double learningRate, double momentum,
-    bool nesterov, double weightDecay, double beta1, double beta2,
-    double epsilon, ExponentialDecayAttr schedule) {
+LogicalResult mlir::nn::verifyOptimizerConfig(OptLoc loc, OptimizerKind kind,
+                                              double learningRate,
+                                              double momentum, bool nesterov,
+                                              double weightDecay, double beta1,
+                                              double beta2, double epsilon,
+                                              ExponentialDecayAttr schedule) {
   auto check = [&](double v, bool ok, StringRef what) -> LogicalResult {
     if (ok && std::isfinite(v))
       return success();
@@ -488,14 +493,17 @@ LogicalResult mlir::nn::verifyOptimizerConfig(
                    "learning_rate must be positive")) ||
       failed(check(momentum, momentum >= 0 && momentum < 1,
                    "momentum must be in [0, 1)")) ||
-      failed(check(weightDecay, weightDecay >= 0,
-                   "weight_decay must be >= 0")) ||
-      failed(check(beta1, beta1 >= 0 && beta1 < 1, "beta1 must be in [0, 1)")) ||
-      failed(check(beta2, beta2 >= 0 && beta2 < 1, "beta2 must be in [0, 1)")) ||
+      failed(
+          check(weightDecay, weightDecay >= 0, "weight_decay must be >= 0")) ||
+      failed(
+          check(beta1, beta1 >= 0 && beta1 < 1, "beta1 must be in [0, 1)")) ||
+      failed(
+          check(beta2, beta2 >= 0 && beta2 < 1, "beta2 must be in [0, 1)")) ||
       failed(check(epsilon, epsilon > 0, "epsilon must be positive")))
     return failure();
   if (nesterov && momentum == 0)
-    return emitOptionalError(loc, "optimizer: nesterov needs a non-zero momentum");
+    return emitOptionalError(loc,
+                             "optimizer: nesterov needs a non-zero momentum");
   if (kind == OptimizerKind::Adam && (momentum != 0 || nesterov))
     return emitOptionalError(
         loc, "optimizer: momentum and nesterov apply to sgd, not adam");
@@ -505,9 +513,9 @@ LogicalResult mlir::nn::verifyOptimizerConfig(
                      "schedule rate must be in (0, 1]")))
       return failure();
     if (schedule.getSteps() < 1)
-      return emitOptionalError(loc,
-                               "optimizer: schedule steps must be positive, got ",
-                               schedule.getSteps());
+      return emitOptionalError(
+          loc, "optimizer: schedule steps must be positive, got ",
+          schedule.getSteps());
   }
   return success();
 }

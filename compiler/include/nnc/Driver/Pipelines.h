@@ -18,7 +18,7 @@ namespace nnc {
 
 /// Stages in pipeline order: stopping after stage X is `stage <= X`.
 enum class Stage {
-  NN,     ///< the verified nn dialect, as parsed and canonicalised
+  NN,         ///< the verified nn dialect, as parsed and canonicalised
   Linalg,     ///< layers and losses as linalg on tensors
   Bufferized, ///< on buffers: parameters, inputs, outputs passed by the caller
 };

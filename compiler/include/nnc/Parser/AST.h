@@ -26,10 +26,10 @@ struct Expr {
   enum Kind { Number, Name, Binary, Negate, List, CallExpr };
   Kind kind;
   llvm::SMLoc loc;
-  double number = 0;     // Number
+  double number = 0;      // Number
   bool isInteger = false; // Number written without '.' or exponent
-  std::string name;      // Name
-  char op = 0;           // Binary: + - * /
+  std::string name;       // Name
+  char op = 0;            // Binary: + - * /
   std::vector<std::unique_ptr<Expr>> operands; // Binary, Negate, List
   std::unique_ptr<Call> call;                  // CallExpr
 
@@ -60,17 +60,27 @@ struct TensorDecl {
   std::vector<std::unique_ptr<Expr>> dims;
   llvm::SMLoc shapeLoc;
   std::unique_ptr<Expr> classes; // labels only
-  std::string layout;             // inputs: NHWC, NCHW, NC, or empty
+  std::string layout;            // inputs: NHWC, NCHW, NC, or empty
   llvm::SMLoc layoutLoc;
 };
 
 struct Statement {
-  enum Kind { Model, Batch, Let, Input, Labels, Layer, Loss, Optimizer, Output };
+  enum Kind {
+    Model,
+    Batch,
+    Let,
+    Input,
+    Labels,
+    Layer,
+    Loss,
+    Optimizer,
+    Output
+  };
   Kind kind;
-  llvm::SMLoc loc; // the keyword, or the layer name
+  llvm::SMLoc loc;  // the keyword, or the layer name
   std::string name; // Model, Let, Layer
   llvm::SMLoc nameLoc;
-  std::unique_ptr<Expr> value;       // Batch, Let
+  std::unique_ptr<Expr> value;        // Batch, Let
   std::unique_ptr<TensorDecl> tensor; // Input, Labels
   std::unique_ptr<Call> call;         // Layer, Loss, Optimizer
   std::vector<std::pair<std::string, llvm::SMLoc>> names; // Output

@@ -22,12 +22,10 @@ using namespace nnc::linalg_utils;
 namespace {
 
 /// [top, bottom, left, right] padding of a windowed op on `input`.
-SmallVector<int64_t, 4> explicitPads(RankedTensorType input,
-                                     ArrayRef<int64_t> window,
-                                     ArrayRef<int64_t> strides,
-                                     ArrayRef<int64_t> dilations,
-                                     nn::Padding padding,
-                                     std::optional<ArrayRef<int64_t>> pad) {
+SmallVector<int64_t, 4>
+explicitPads(RankedTensorType input, ArrayRef<int64_t> window,
+             ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+             nn::Padding padding, std::optional<ArrayRef<int64_t>> pad) {
   SmallVector<int64_t, 4> pads;
   for (unsigned axis = 0; axis < 2; ++axis) {
     nn::AxisPadding p = nn::computePadding(
@@ -40,8 +38,8 @@ SmallVector<int64_t, 4> explicitPads(RankedTensorType input,
 }
 
 DenseIntElementsAttr pairAttr(OpBuilder &b, ArrayRef<int64_t> values) {
-  return DenseIntElementsAttr::get(
-      RankedTensorType::get({2}, b.getI64Type()), values);
+  return DenseIntElementsAttr::get(RankedTensorType::get({2}, b.getI64Type()),
+                                   values);
 }
 
 struct Conv2DLowering : OpRewritePattern<nn::Conv2DOp> {
@@ -58,8 +56,9 @@ struct Conv2DLowering : OpRewritePattern<nn::Conv2DOp> {
     Value padded = padNHWC(rewriter, loc, op.getInput(), pads, 0.0);
     Value init = filled(rewriter, loc, resultType, 0.0);
     auto conv = linalg::Conv2DNhwcHwcfOp::create(
-        rewriter, loc, TypeRange{resultType}, ValueRange{padded, op.getFilter()},
-        ValueRange{init}, pairAttr(rewriter, op.getStrides()),
+        rewriter, loc, TypeRange{resultType},
+        ValueRange{padded, op.getFilter()}, ValueRange{init},
+        pairAttr(rewriter, op.getStrides()),
         pairAttr(rewriter, op.getDilations()));
     rewriter.replaceOp(op, conv.getResult(0));
     return success();

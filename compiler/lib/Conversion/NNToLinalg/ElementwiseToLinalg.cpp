@@ -18,8 +18,7 @@ using namespace nnc::linalg_utils;
 
 namespace {
 
-template <typename OpTy>
-struct UnaryLowering : OpRewritePattern<OpTy> {
+template <typename OpTy> struct UnaryLowering : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
   using BodyFn = Value (*)(OpBuilder &, Location, Value);
   UnaryLowering(MLIRContext *ctx, BodyFn fn)
@@ -28,11 +27,11 @@ struct UnaryLowering : OpRewritePattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
-    Value result = elementwise(
-        rewriter, op.getLoc(), type, op.getInput(),
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          return fn(b, loc, args[0]);
-        });
+    Value result =
+        elementwise(rewriter, op.getLoc(), type, op.getInput(),
+                    [&](OpBuilder &b, Location loc, ValueRange args) {
+                      return fn(b, loc, args[0]);
+                    });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -48,7 +47,8 @@ Value sigmoidBody(OpBuilder &b, Location loc, Value x) {
   // 1 / (1 + exp(-x))
   Value one = floatConst(b, loc, x.getType(), 1.0);
   Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
-  return arith::DivFOp::create(b, loc, one, arith::AddFOp::create(b, loc, one, e));
+  return arith::DivFOp::create(b, loc, one,
+                               arith::AddFOp::create(b, loc, one, e));
 }
 
 Value tanhBody(OpBuilder &b, Location loc, Value x) {
@@ -64,7 +64,8 @@ struct AddLowering : OpRewritePattern<nn::AddOp> {
         op, elementwise(rewriter, op.getLoc(), type,
                         ValueRange{op.getLhs(), op.getRhs()},
                         [](OpBuilder &b, Location loc, ValueRange args) {
-                          return arith::AddFOp::create(b, loc, args[0], args[1]);
+                          return arith::AddFOp::create(b, loc, args[0],
+                                                       args[1]);
                         }));
     return success();
   }
@@ -77,7 +78,8 @@ struct BiasAddLowering : OpRewritePattern<nn::BiasAddOp> {
     auto type = cast<RankedTensorType>(op.getType());
     unsigned rank = type.getRank();
     MLIRContext *ctx = rewriter.getContext();
-    AffineMap lastAxis = AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx));
+    AffineMap lastAxis =
+        AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx));
     Value result = generic(
         rewriter, op.getLoc(), type, ValueRange{op.getInput(), op.getBias()},
         {identity(ctx, rank), lastAxis, identity(ctx, rank)}, parallel(rank),

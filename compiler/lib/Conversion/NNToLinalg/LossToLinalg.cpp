@@ -28,12 +28,11 @@ Value square(OpBuilder &b, Location loc, Value x) {
 /// A rank-0 tensor times a constant.
 Value scaled(OpBuilder &b, Location loc, Value scalar, double factor) {
   auto type = cast<RankedTensorType>(scalar.getType());
-  return elementwise(b, loc, type, scalar,
-                     [&](OpBuilder &nb, Location l, ValueRange a) {
-                       return arith::MulFOp::create(
-                           nb, l, a[0],
-                           floatConst(nb, l, a[0].getType(), factor));
-                     });
+  return elementwise(
+      b, loc, type, scalar, [&](OpBuilder &nb, Location l, ValueRange a) {
+        return arith::MulFOp::create(nb, l, a[0],
+                                     floatConst(nb, l, a[0].getType(), factor));
+      });
 }
 
 struct L2LossLowering : OpRewritePattern<nn::L2LossOp> {
@@ -58,9 +57,9 @@ struct WeightDecayLowering : OpRewritePattern<nn::WeightDecayOp> {
 };
 
 /// Reduces each row of `x [N, C]` to `[N]` with `combine(acc, element)`.
-Value reduceRows(OpBuilder &b, Location loc, Value x, double init,
-                 function_ref<Value(OpBuilder &, Location, Value, Value)>
-                     combine) {
+Value reduceRows(
+    OpBuilder &b, Location loc, Value x, double init,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
   MLIRContext *ctx = b.getContext();
   auto type = cast<RankedTensorType>(x.getType());
   auto rowType =
@@ -87,9 +86,8 @@ Value atLabel(OpBuilder &b, Location loc, Value x, Value label) {
 /// The batch mean of per-row losses `[N]`.
 Value batchMean(OpBuilder &b, Location loc, Value rows) {
   auto type = cast<RankedTensorType>(rows.getType());
-  Value sum = sumAll(b, loc, rows, [](OpBuilder &, Location, Value v) {
-    return v;
-  });
+  Value sum =
+      sumAll(b, loc, rows, [](OpBuilder &, Location, Value v) { return v; });
   return scaled(b, loc, sum, 1.0 / static_cast<double>(type.getDimSize(0)));
 }
 
@@ -108,11 +106,11 @@ struct SparseSoftmaxCELowering
     bindDims(ctx, i, j);
 
     // loss_i = log(sum_j exp(x_ij - m_i)) + m_i - x_i,label
-    Value rowMax = reduceRows(
-        rewriter, loc, logits, -std::numeric_limits<double>::infinity(),
-        [](OpBuilder &b, Location l, Value acc, Value v) {
-          return arith::MaximumFOp::create(b, l, acc, v);
-        });
+    Value rowMax = reduceRows(rewriter, loc, logits,
+                              -std::numeric_limits<double>::infinity(),
+                              [](OpBuilder &b, Location l, Value acc, Value v) {
+                                return arith::MaximumFOp::create(b, l, acc, v);
+                              });
     Value sumExp = generic(
         rewriter, loc, rowType, ValueRange{logits, rowMax},
         {AffineMap::get(2, 0, {i, j}, ctx), AffineMap::get(2, 0, {i}, ctx),
@@ -156,12 +154,14 @@ struct CategoricalCELowering : OpRewritePattern<nn::CategoricalCrossEntropyOp> {
         rewriter, loc, rowType, ValueRange{rowSum, op.getLabels()},
         [&](OpBuilder &b, Location l, ValueRange a) {
           Type elt = a[0].getType();
-          Value p = arith::DivFOp::create(b, l, atLabel(b, l, probs, a[1]), a[0]);
+          Value p =
+              arith::DivFOp::create(b, l, atLabel(b, l, probs, a[1]), a[0]);
           Value lo = floatConst(b, l, elt, eps);
           Value hi = floatConst(b, l, elt, 1.0 - eps);
           Value clipped = arith::MinimumFOp::create(
               b, l, arith::MaximumFOp::create(b, l, p, lo), hi);
-          return arith::NegFOp::create(b, l, math::LogOp::create(b, l, clipped));
+          return arith::NegFOp::create(b, l,
+                                       math::LogOp::create(b, l, clipped));
         });
     rewriter.replaceOp(op, batchMean(rewriter, loc, rows));
     return success();

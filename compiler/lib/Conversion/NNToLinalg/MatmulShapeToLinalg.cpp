@@ -34,9 +34,9 @@ struct MatmulLowering : OpRewritePattern<nn::MatmulOp> {
     Value rhs = op.getTransposeRhs() ? transposed(rewriter, loc, op.getRhs())
                                      : op.getRhs();
     Value init = filled(rewriter, loc, resultType, 0.0);
-    auto matmul = linalg::MatmulOp::create(rewriter, loc, TypeRange{resultType},
-                                           ValueRange{lhs, rhs},
-                                           ValueRange{init});
+    auto matmul =
+        linalg::MatmulOp::create(rewriter, loc, TypeRange{resultType},
+                                 ValueRange{lhs, rhs}, ValueRange{init});
     rewriter.replaceOp(op, matmul.getResult(0));
     return success();
   }
@@ -78,9 +78,8 @@ struct ReshapeLowering : OpRewritePattern<nn::ReshapeOp> {
     // Through a 1-D tensor: collapse everything, then expand.
     Value flat = op.getInput();
     if (inputType.getRank() > 1)
-      flat = tensor::CollapseShapeOp::create(rewriter, op.getLoc(),
-                                             op.getInput(),
-                                             allInOne(inputType.getRank()));
+      flat = tensor::CollapseShapeOp::create(
+          rewriter, op.getLoc(), op.getInput(), allInOne(inputType.getRank()));
     if (resultType.getRank() == 1) {
       rewriter.replaceOp(op, flat);
       return success();
@@ -108,6 +107,7 @@ struct ConcatLowering : OpRewritePattern<nn::ConcatOp> {
 } // namespace
 
 void nnc::populateMatmulShapeToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<MatmulLowering, FlattenLowering, ReshapeLowering,
-               ConcatLowering>(patterns.getContext());
+  patterns
+      .add<MatmulLowering, FlattenLowering, ReshapeLowering, ConcatLowering>(
+          patterns.getContext());
 }

@@ -35,7 +35,8 @@ struct LRNLowering : OpRewritePattern<nn::LRNOp> {
                            [](OpBuilder &b, Location l, ValueRange a) {
                              return arith::MulFOp::create(b, l, a[0], a[0]);
                            });
-    Value padded = padTensor(rewriter, loc, sq, {0, 0, 0, r}, {0, 0, 0, r}, 0.0);
+    Value padded =
+        padTensor(rewriter, loc, sq, {0, 0, 0, r}, {0, 0, 0, r}, 0.0);
 
     // s[n,h,w,c] = sum_k padded[n,h,w,c+k], k in [0, 2r].
     Value window = tensor::EmptyOp::create(rewriter, loc, {2 * r + 1}, elt);
@@ -59,8 +60,8 @@ struct LRNLowering : OpRewritePattern<nn::LRNOp> {
     Value result = elementwise(
         rewriter, loc, type, ValueRange{op.getInput(), sums},
         [&](OpBuilder &b, Location l, ValueRange a) {
-          Value scaled = arith::MulFOp::create(
-              b, l, floatConst(b, l, elt, alpha), a[1]);
+          Value scaled =
+              arith::MulFOp::create(b, l, floatConst(b, l, elt, alpha), a[1]);
           Value base =
               arith::AddFOp::create(b, l, floatConst(b, l, elt, bias), scaled);
           Value factor =
@@ -80,23 +81,24 @@ struct BatchNormLowering : OpRewritePattern<nn::BatchNormOp> {
     auto type = cast<RankedTensorType>(op.getType());
     unsigned rank = type.getRank();
     AffineMap all = identity(ctx, rank);
-    AffineMap channel = AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx));
+    AffineMap channel =
+        AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx));
     double eps = op.getEpsilon().convertToDouble();
-    Value result = generic(
-        rewriter, op.getLoc(), type,
-        ValueRange{op.getInput(), op.getScale(), op.getOffset(), op.getMean(),
-                   op.getVariance()},
-        {all, channel, channel, channel, channel, all}, parallel(rank),
-        [&](OpBuilder &b, Location l, ValueRange a) {
-          // scale * (x - mean) / sqrt(variance + eps) + offset
-          Value var = arith::AddFOp::create(
-              b, l, a[4], floatConst(b, l, a[4].getType(), eps));
-          Value inv = math::RsqrtOp::create(b, l, var);
-          Value centred = arith::SubFOp::create(b, l, a[0], a[3]);
-          Value norm = arith::MulFOp::create(
-              b, l, centred, arith::MulFOp::create(b, l, a[1], inv));
-          return arith::AddFOp::create(b, l, norm, a[2]);
-        });
+    Value result =
+        generic(rewriter, op.getLoc(), type,
+                ValueRange{op.getInput(), op.getScale(), op.getOffset(),
+                           op.getMean(), op.getVariance()},
+                {all, channel, channel, channel, channel, all}, parallel(rank),
+                [&](OpBuilder &b, Location l, ValueRange a) {
+                  // scale * (x - mean) / sqrt(variance + eps) + offset
+                  Value var = arith::AddFOp::create(
+                      b, l, a[4], floatConst(b, l, a[4].getType(), eps));
+                  Value inv = math::RsqrtOp::create(b, l, var);
+                  Value centred = arith::SubFOp::create(b, l, a[0], a[3]);
+                  Value norm = arith::MulFOp::create(
+                      b, l, centred, arith::MulFOp::create(b, l, a[1], inv));
+                  return arith::AddFOp::create(b, l, norm, a[2]);
+                });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -137,12 +139,12 @@ struct SoftmaxLowering : OpRewritePattern<nn::SoftmaxOp> {
           return arith::MaximumFOp::create(b, l, a[1], a[0]);
         },
         -std::numeric_limits<double>::infinity());
-    Value exps = generic(rewriter, loc, type, ValueRange{x, max},
-                         {all, reduced, all}, parallel(rank),
-                         [](OpBuilder &b, Location l, ValueRange a) {
-                           return math::ExpOp::create(
-                               b, l, arith::SubFOp::create(b, l, a[0], a[1]));
-                         });
+    Value exps =
+        generic(rewriter, loc, type, ValueRange{x, max}, {all, reduced, all},
+                parallel(rank), [](OpBuilder &b, Location l, ValueRange a) {
+                  return math::ExpOp::create(
+                      b, l, arith::SubFOp::create(b, l, a[0], a[1]));
+                });
     Value sums = generic(
         rewriter, loc, reducedType, exps, {all, reduced}, reduceIts,
         [](OpBuilder &b, Location l, ValueRange a) {

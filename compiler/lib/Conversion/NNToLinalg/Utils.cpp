@@ -15,8 +15,8 @@ Value floatConst(OpBuilder &b, Location loc, Type type, double value) {
 }
 
 Value filled(OpBuilder &b, Location loc, RankedTensorType type, double value) {
-  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                        type.getElementType());
+  Value empty =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
   Value v = floatConst(b, loc, type.getElementType(), value);
   return linalg::FillOp::create(b, loc, v, empty).getResult(0);
 }

@@ -24,14 +24,15 @@ mlir::Value filled(mlir::OpBuilder &b, mlir::Location loc,
 
 /// The identity map of `rank` dimensions and `n` parallel iterators.
 mlir::AffineMap identity(mlir::MLIRContext *ctx, unsigned rank);
-llvm::SmallVector<mlir::utils::IteratorType>
-parallel(unsigned n, unsigned reductions = 0);
+llvm::SmallVector<mlir::utils::IteratorType> parallel(unsigned n,
+                                                      unsigned reductions = 0);
 
 /// A linalg.generic over `inputs` writing a fresh tensor of `resultType`
 /// (initialised with `init` when given, else left empty).
 mlir::Value
-generic(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType resultType,
-        mlir::ValueRange inputs, llvm::ArrayRef<mlir::AffineMap> maps,
+generic(mlir::OpBuilder &b, mlir::Location loc,
+        mlir::RankedTensorType resultType, mlir::ValueRange inputs,
+        llvm::ArrayRef<mlir::AffineMap> maps,
         llvm::ArrayRef<mlir::utils::IteratorType> iterators,
         llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
                                        mlir::ValueRange)>
@@ -39,12 +40,12 @@ generic(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType resultTyp
         std::optional<double> init = std::nullopt);
 
 /// An elementwise linalg.generic over same-shaped `inputs`.
-mlir::Value elementwise(
-    mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType resultType,
-    mlir::ValueRange inputs,
-    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
-                                   mlir::ValueRange)>
-        body);
+mlir::Value
+elementwise(mlir::OpBuilder &b, mlir::Location loc,
+            mlir::RankedTensorType resultType, mlir::ValueRange inputs,
+            llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                           mlir::ValueRange)>
+                body);
 
 /// Pads every axis of `x` by `low[i]` before and `high[i]` after with
 /// `value`.
@@ -58,11 +59,10 @@ mlir::Value padNHWC(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                     llvm::ArrayRef<int64_t> pads, double value);
 
 /// Sums a tensor to a rank-0 tensor after applying `term` to each element.
-mlir::Value sumAll(
-    mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
-    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
-                                   mlir::Value)>
-        term);
+mlir::Value sumAll(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                   llvm::function_ref<mlir::Value(mlir::OpBuilder &,
+                                                  mlir::Location, mlir::Value)>
+                       term);
 
 } // namespace nnc::linalg_utils
 

@@ -50,11 +50,9 @@ FailureOr<RankedTensorType>
 inferPool2DType(OptLoc loc, StringRef opName, RankedTensorType input,
                 ArrayRef<int64_t> window, ArrayRef<int64_t> strides,
                 Padding padding, std::optional<ArrayRef<int64_t>> pad);
-FailureOr<RankedTensorType> inferBiasAddType(OptLoc loc,
-                                             RankedTensorType input,
+FailureOr<RankedTensorType> inferBiasAddType(OptLoc loc, RankedTensorType input,
                                              RankedTensorType bias);
-FailureOr<RankedTensorType> inferSoftmaxType(OptLoc loc,
-                                             RankedTensorType input,
+FailureOr<RankedTensorType> inferSoftmaxType(OptLoc loc, RankedTensorType input,
                                              int64_t axis);
 FailureOr<RankedTensorType> inferLRNType(OptLoc loc, RankedTensorType input,
                                          int64_t depthRadius, double bias,
@@ -65,29 +63,24 @@ FailureOr<RankedTensorType> inferMatmulType(OptLoc loc, RankedTensorType lhs,
                                             bool transposeRhs);
 FailureOr<RankedTensorType> inferFlattenType(OptLoc loc,
                                              RankedTensorType input);
-FailureOr<RankedTensorType> inferReshapeType(OptLoc loc,
-                                             RankedTensorType input,
+FailureOr<RankedTensorType> inferReshapeType(OptLoc loc, RankedTensorType input,
                                              ArrayRef<int64_t> shape);
 FailureOr<RankedTensorType> inferAddType(OptLoc loc, RankedTensorType lhs,
                                          RankedTensorType rhs);
-FailureOr<RankedTensorType> inferConcatType(OptLoc loc,
-                                            ArrayRef<RankedTensorType> inputs,
-                                            int64_t axis);
+FailureOr<RankedTensorType>
+inferConcatType(OptLoc loc, ArrayRef<RankedTensorType> inputs, int64_t axis);
 FailureOr<RankedTensorType>
 inferBatchNormType(OptLoc loc, RankedTensorType input,
                    ArrayRef<RankedTensorType> channelVectors, double epsilon);
-FailureOr<RankedTensorType> inferDropoutType(OptLoc loc,
-                                             RankedTensorType input,
+FailureOr<RankedTensorType> inferDropoutType(OptLoc loc, RankedTensorType input,
                                              double rate);
 /// Losses return a rank-0 tensor of the input's element type.
-FailureOr<RankedTensorType> inferL2LossType(OptLoc loc,
-                                            RankedTensorType input);
+FailureOr<RankedTensorType> inferL2LossType(OptLoc loc, RankedTensorType input);
 FailureOr<RankedTensorType> inferClassLossType(OptLoc loc, StringRef opName,
                                                RankedTensorType scores,
                                                RankedTensorType labels);
-FailureOr<RankedTensorType> inferWeightDecayType(OptLoc loc,
-                                                 RankedTensorType input,
-                                                 double scale);
+FailureOr<RankedTensorType>
+inferWeightDecayType(OptLoc loc, RankedTensorType input, double scale);
 
 /// The shortest decimal form of `value` that reads back exactly ("0.1",
 /// "6.5", "1e-07"), for messages.
