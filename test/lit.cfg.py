@@ -37,5 +37,14 @@ else:
     lit_config.note("PyTorch not importable by %s: oracle tests are "
                     "unsupported (install python3-torch)" % oracle_python)
 
+# A C++ compiler with OpenMP (clang's libomp) links compiled models into test
+# programs.
+import shutil
+for cxx in ("clang++-22", "clang++"):
+    if shutil.which(cxx):
+        config.available_features.add("clangxx")
+        config.substitutions.append(("%clangxx", shutil.which(cxx)))
+        break
+
 if config.nnc_have_cuda:
     config.available_features.add("cuda")

@@ -23,6 +23,11 @@ llvm::ArrayRef<StageInfo> nnc::getStages() {
       {Stage::Linalg, "linalg", "layers and losses as linalg on tensors"},
       {Stage::Bufferized, "bufferized",
        "on buffers, with parameters, inputs and outputs passed in"},
+      {Stage::LLVMMLIR, "llvm-mlir",
+       "the LLVM dialect: OpenMP loops and the model description"},
+      {Stage::LLVMIR, "llvm-ir", "LLVM IR, optimised for the target CPU"},
+      {Stage::Asm, "asm", "assembly for the target CPU"},
+      {Stage::Obj, "obj", "an object file"},
   };
   return stages;
 }
@@ -65,12 +70,30 @@ void nnc::buildCPUBufferizePipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCSEPass());
 }
 
+void nnc::buildCPULLVMPipeline(mlir::OpPassManager &pm) {
+  pm.addPass(createNNExportModelInterface());
+  // Upstream passes, in the order the lowering needs: alloca scopes that
+  // scf-to-openmp creates are lowered with the memrefs, before scf-to-cf
+  // splits their regions.
+  static const char *kLowering =
+      "convert-linalg-to-parallel-loops,canonicalize,convert-scf-to-openmp,"
+      "lower-affine,expand-strided-metadata,finalize-memref-to-llvm,"
+      "convert-scf-to-cf,math-expand-ops,convert-math-to-llvm,"
+      "convert-math-to-libm,convert-arith-to-llvm,convert-index-to-llvm,"
+      "convert-cf-to-llvm,convert-openmp-to-llvm,convert-func-to-llvm,"
+      "reconcile-unrealized-casts";
+  if (failed(mlir::parsePassPipeline(kLowering, pm)))
+    llvm::report_fatal_error("nnc: invalid built-in CPU lowering pipeline");
+}
+
 void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage) {
   buildNNCleanupPipeline(pm);
   if (stage >= Stage::Linalg)
     buildNNToLinalgPipeline(pm);
   if (stage >= Stage::Bufferized)
     buildCPUBufferizePipeline(pm);
+  if (stage >= Stage::LLVMMLIR)
+    buildCPULLVMPipeline(pm);
 }
 
 void nnc::registerPipelines() {
@@ -83,4 +106,8 @@ void nnc::registerPipelines() {
       "nn-cpu-bufferize-pipeline",
       "Bufferize with the compiled calling convention",
       buildCPUBufferizePipeline);
+  mlir::PassPipelineRegistration<>(
+      "nn-cpu-llvm-pipeline",
+      "Bufferized nn model to the LLVM dialect, with its description",
+      buildCPULLVMPipeline);
 }

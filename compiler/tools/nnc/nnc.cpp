@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nnc/Driver/Emit.h"
 #include "nnc/Driver/Pipelines.h"
 #include "nnc/Driver/Registration.h"
 #include "nnc/Parser/ModelGen.h"
@@ -24,6 +25,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
@@ -52,6 +54,14 @@ cl::opt<bool> listStages("help-list-stages",
 cl::opt<std::string> target("target", cl::desc("Code generation target"),
                             cl::value_desc("cpu|cuda"), cl::init("cpu"),
                             cl::cat(nncCategory));
+cl::opt<std::string> cpu("cpu",
+                         cl::desc("Target CPU for code generation (default: "
+                                  "the host's)"),
+                         cl::value_desc("name"), cl::cat(nncCategory));
+cl::opt<std::string> mattr("mattr",
+                           cl::desc("Target features, e.g. +avx2,-avx512f "
+                                    "(default: the host's)"),
+                           cl::value_desc("features"), cl::cat(nncCategory));
 cl::list<std::string> sets("set",
                            cl::desc("Override a model constant, e.g. "
                                     "--set n=4096 (repeatable)"),
@@ -136,8 +146,10 @@ int main(int argc, char **argv) {
   if (!file)
     return fail(errorMessage);
 
+  nnc::registerAllPasses(); // the pipelines name upstream passes
   mlir::DialectRegistry registry;
   nnc::registerAllDialects(registry);
+  nnc::registerLLVMTranslations(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
@@ -165,11 +177,22 @@ int main(int argc, char **argv) {
   if (failed(pm.run(*module)))
     return 1;
 
+  if (stage == nnc::Stage::Obj && outputFile == "-" &&
+      sys::Process::StandardOutIsDisplayed())
+    return fail("not writing an object file to a terminal; use -o FILE");
   auto output = mlir::openOutputFile(outputFile, &errorMessage);
   if (!output)
     return fail(errorMessage);
-  module->print(output->os());
-  output->os() << "\n";
+  if (stage <= nnc::kLastMLIRStage) {
+    module->print(output->os());
+    output->os() << "\n";
+  } else {
+    nnc::CodegenOptions codegen;
+    codegen.cpu = cpu;
+    codegen.features = mattr;
+    if (failed(nnc::emitLLVM(*module, stage, codegen, output->os())))
+      return 1;
+  }
   output->keep();
   return 0;
 }

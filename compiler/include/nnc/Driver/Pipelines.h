@@ -21,7 +21,14 @@ enum class Stage {
   NN,         ///< the verified nn dialect, as parsed and canonicalised
   Linalg,     ///< layers and losses as linalg on tensors
   Bufferized, ///< on buffers: parameters, inputs, outputs passed by the caller
+  LLVMMLIR,   ///< the LLVM dialect (loops, OpenMP), with the model description
+  LLVMIR,     ///< LLVM IR, optimised for the target CPU
+  Asm,        ///< target assembly
+  Obj,        ///< an object file
 };
+
+/// The last stage that is an MLIR module; later ones are written by LLVM.
+constexpr Stage kLastMLIRStage = Stage::LLVMMLIR;
 
 /// What nnc emits when no --emit is given.
 constexpr Stage kDefaultStage = Stage::NN;
@@ -48,6 +55,10 @@ void buildNNToLinalgPipeline(mlir::OpPassManager &pm);
 /// then inputs, then outputs (out-parameters), all owned by the caller;
 /// intermediate buffers are freed inside.
 void buildCPUBufferizePipeline(mlir::OpPassManager &pm);
+
+/// The bufferized module to the LLVM dialect: the model description
+/// (nn-export-model-interface), parallel loops as OpenMP, then LLVM.
+void buildCPULLVMPipeline(mlir::OpPassManager &pm);
 
 /// Registers the pipelines above under names nnc-opt accepts.
 void registerPipelines();

@@ -22,4 +22,21 @@ def NNParamsToArguments : Pass<"nn-params-to-arguments", "::mlir::ModuleOp"> {
   }];
 }
 
+def NNExportModelInterface
+    : Pass<"nn-export-model-interface", "::mlir::ModuleOp"> {
+  let summary = "Describe the compiled model for the runtime, as JSON";
+  let description = [{
+    Runs on bufferized modules. Writes a JSON description of the model into
+    the constant global `nnc_model_json` (a NUL-terminated string): the
+    interface version, the model name and batch size, every parameter (name,
+    shape, element type, initialiser, trainable), every entry point with its
+    arguments in order (role `param`, `input`, `labels` or `output`, name,
+    shape, element type) and the optimizer. Entry points get
+    `llvm.emit_c_interface`. The `nn.parameter` and `nn.optimizer`
+    declarations are then removed: the description replaces them.
+    docs/interface.md documents the format.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // NNC_TRANSFORMS_PASSES_TD

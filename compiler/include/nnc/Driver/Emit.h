@@ -1,0 +1,38 @@
+//===- Emit.h - LLVM IR, assembly and object files --------------*- C++ -*-===//
+//
+// Part of nnc. The last stages of the CPU target: the LLVM dialect module is
+// translated to LLVM IR, optimised for the target CPU, and written as IR,
+// assembly or an object file by LLVM's own TargetMachine.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNC_DRIVER_EMIT_H
+#define NNC_DRIVER_EMIT_H
+
+#include "nnc/Driver/Pipelines.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace nnc {
+
+struct CodegenOptions {
+  /// Target CPU and features; empty means the host's.
+  std::string cpu, features;
+  unsigned optLevel = 3;
+};
+
+/// Writes `module` (in the LLVM dialect) as `stage`, which must be one of
+/// Stage::LLVMIR, Stage::Asm or Stage::Obj. Reports errors to stderr.
+mlir::LogicalResult emitLLVM(mlir::ModuleOp module, Stage stage,
+                             const CodegenOptions &options,
+                             llvm::raw_pwrite_stream &os);
+
+/// Registers the translations from the LLVM and OpenMP dialects to LLVM IR.
+void registerLLVMTranslations(mlir::DialectRegistry &registry);
+
+} // namespace nnc
+
+#endif // NNC_DRIVER_EMIT_H

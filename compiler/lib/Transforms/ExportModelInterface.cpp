@@ -1,0 +1,178 @@
+//===- ExportModelInterface.cpp - the nn-export-model-interface pass ------===//
+//
+// Part of nnc. The model's description for the runtime (docs/interface.md),
+// as a JSON string in the object file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnc/Transforms/Passes.h"
+
+#include "nn/IR/NNDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/JSON.h"
+
+namespace nnc {
+#define GEN_PASS_DEF_NNEXPORTMODELINTERFACE
+#include "nnc/Transforms/Passes.h.inc"
+} // namespace nnc
+
+using namespace mlir;
+namespace json = llvm::json;
+
+namespace {
+
+/// Version of the description format; bump on incompatible changes.
+constexpr int64_t kInterfaceVersion = 1;
+
+std::string dtypeName(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  type.print(os);
+  return s;
+}
+
+json::Array shapeOf(ShapedType type) {
+  json::Array shape;
+  for (int64_t d : type.getShape())
+    shape.push_back(d);
+  return shape;
+}
+
+json::Object initializer(Attribute init) {
+  auto num = [](const llvm::APFloat &v) { return v.convertToDouble(); };
+  if (isa<nn::ZerosInitAttr>(init))
+    return json::Object{{"kind", "zeros"}};
+  if (auto c = dyn_cast<nn::ConstantInitAttr>(init))
+    return json::Object{{"kind", "constant"}, {"value", num(c.getValue())}};
+  if (auto n = dyn_cast<nn::NormalInitAttr>(init))
+    return json::Object{{"kind", "normal"},
+                        {"mean", num(n.getMean())},
+                        {"stddev", num(n.getStddev())}};
+  if (auto n = dyn_cast<nn::TruncatedNormalInitAttr>(init))
+    return json::Object{{"kind", "truncated_normal"},
+                        {"mean", num(n.getMean())},
+                        {"stddev", num(n.getStddev())}};
+  if (auto u = dyn_cast<nn::UniformInitAttr>(init))
+    return json::Object{{"kind", "uniform"},
+                        {"min", num(u.getMin())},
+                        {"max", num(u.getMax())}};
+  if (isa<nn::GlorotUniformInitAttr>(init))
+    return json::Object{{"kind", "glorot_uniform"}};
+  if (isa<nn::GlorotNormalInitAttr>(init))
+    return json::Object{{"kind", "glorot_normal"}};
+  return json::Object{{"kind", "he_normal"}};
+}
+
+json::Value optimizer(nn::OptimizerOp op) {
+  auto num = [](FloatAttr a) { return a.getValueAsDouble(); };
+  json::Object o{{"kind", nn::stringifyOptimizerKind(op.getKind()).str()},
+                 {"learning_rate", num(op.getLearningRateAttr())},
+                 {"momentum", num(op.getMomentumAttr())},
+                 {"nesterov", op.getNesterov()},
+                 {"weight_decay", num(op.getWeightDecayAttr())},
+                 {"beta1", num(op.getBeta1Attr())},
+                 {"beta2", num(op.getBeta2Attr())},
+                 {"epsilon", num(op.getEpsilonAttr())}};
+  if (auto s = op.getScheduleAttr())
+    o["schedule"] = json::Object{{"kind", "exponential_decay"},
+                                 {"rate", s.getRate().convertToDouble()},
+                                 {"steps", s.getSteps()},
+                                 {"staircase", s.getStaircase().getValue()}};
+  return o;
+}
+
+/// One argument of an entry point: its role, name, shape and element type.
+json::Object argument(func::FuncOp func, unsigned i, unsigned &outputs) {
+  auto type = cast<ShapedType>(func.getArgument(i).getType());
+  json::Object arg{{"shape", shapeOf(type)},
+                   {"dtype", dtypeName(type.getElementType())}};
+  if (auto p = func.getArgAttrOfType<StringAttr>(i, "nn.param")) {
+    arg["role"] = "param";
+    arg["name"] = p.getValue();
+  } else if (func.getArgAttr(i, "bufferize.result")) {
+    arg["role"] = "output";
+    arg["name"] = "output" + std::to_string(outputs++);
+  } else {
+    auto name = func.getArgAttrOfType<StringAttr>(i, "nn.name");
+    auto classes = func.getArgAttrOfType<IntegerAttr>(i, "nn.classes");
+    arg["role"] = classes ? "labels" : "input";
+    arg["name"] = name ? name.getValue() : ("arg" + std::to_string(i));
+    if (classes)
+      arg["classes"] = classes.getInt();
+    if (auto layout = func.getArgAttrOfType<StringAttr>(i, "nn.layout"))
+      arg["layout"] = layout.getValue();
+  }
+  return arg;
+}
+
+struct NNExportModelInterfacePass
+    : nnc::impl::NNExportModelInterfaceBase<NNExportModelInterfacePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    json::Object model{{"interface", kInterfaceVersion},
+                       {"name", module.getSymName().value_or("model")}};
+    if (auto batch = module->getAttrOfType<IntegerAttr>("nn.batch_size"))
+      model["batch_size"] = batch.getInt();
+
+    json::Array params;
+    for (auto p : module.getOps<nn::ParameterOp>())
+      params.push_back(json::Object{
+          {"name", p.getSymName()},
+          {"shape", shapeOf(p.getTensorType())},
+          {"dtype", dtypeName(p.getTensorType().getElementType())},
+          {"init", initializer(p.getInitializer())},
+          {"trainable", !p.getNonTrainable()}});
+    model["parameters"] = std::move(params);
+
+    json::Array entries;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isPrivate() || func.isExternal())
+        continue;
+      if (!llvm::all_of(func.getArgumentTypes(), llvm::IsaPred<MemRefType>) ||
+          func.getNumResults() != 0) {
+        func.emitOpError("is not bufferized with out-parameters; run "
+                         "nn-export-model-interface after bufferization");
+        return signalPassFailure();
+      }
+      json::Array args;
+      unsigned outputs = 0;
+      for (unsigned i = 0; i < func.getNumArguments(); ++i)
+        args.push_back(argument(func, i, outputs));
+      entries.push_back(json::Object{
+          {"name", func.getSymName()},
+          {"symbol", ("_mlir_ciface_" + func.getSymName()).str()},
+          {"args", std::move(args)}});
+      func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                    UnitAttr::get(&getContext()));
+    }
+    model["entry_points"] = std::move(entries);
+    auto optimizers = module.getOps<nn::OptimizerOp>();
+    model["optimizer"] = optimizers.empty()
+                             ? json::Value(nullptr)
+                             : optimizer(*optimizers.begin());
+
+    std::string text;
+    llvm::raw_string_ostream(text) << json::Value(std::move(model));
+    text.push_back('\0');
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    auto type = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
+    LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/true,
+                           LLVM::Linkage::External, "nnc_model_json",
+                           b.getStringAttr(text));
+
+    // The description now carries what the declarations and argument
+    // attributes said; LLVM has no use for them.
+    for (Operation &op : llvm::make_early_inc_range(*module.getBody()))
+      if (isa<nn::ParameterOp, nn::OptimizerOp>(op))
+        op.erase();
+    for (auto func : module.getOps<func::FuncOp>())
+      for (unsigned i = 0; i < func.getNumArguments(); ++i)
+        for (StringRef name : {"nn.param", "nn.name", "nn.classes",
+                               "nn.layout", "bufferize.result"})
+          func.removeArgAttr(i, name);
+  }
+};
+} // namespace
