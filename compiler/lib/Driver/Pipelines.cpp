@@ -84,6 +84,7 @@ void nnc::buildCPULLVMPipeline(mlir::OpPassManager &pm) {
       "reconcile-unrealized-casts";
   if (failed(mlir::parsePassPipeline(kLowering, pm)))
     llvm::report_fatal_error("nnc: invalid built-in CPU lowering pipeline");
+  pm.addPass(createNNPackedEntryPoints());
 }
 
 void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage) {

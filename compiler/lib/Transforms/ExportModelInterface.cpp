@@ -144,6 +144,7 @@ struct NNExportModelInterfacePass
       entries.push_back(json::Object{
           {"name", func.getSymName()},
           {"symbol", ("_mlir_ciface_" + func.getSymName()).str()},
+          {"packed", ("nnc_" + func.getSymName()).str()},
           {"args", std::move(args)}});
       func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     UnitAttr::get(&getContext()));

@@ -18,6 +18,7 @@ Memref2D describe(std::vector<float> &v, int64_t n) {
 } // namespace
 
 extern "C" void _mlir_ciface_forward(Memref2D *a, Memref2D *b, Memref2D *c);
+extern "C" void nnc_forward(void **args);
 extern "C" const char nnc_model_json[];
 
 int main(int argc, char **argv) {
@@ -29,6 +30,11 @@ int main(int argc, char **argv) {
       x = static_cast<float>(double(rand()) / RAND_MAX - 0.5);
   Memref2D ma = describe(a, n), mb = describe(b, n), mc = describe(c, n);
   _mlir_ciface_forward(&ma, &mb, &mc);
+  // The packed entry point computes the same product.
+  std::vector<float> c2(n * n, -1.0f);
+  Memref2D mc2 = describe(c2, n);
+  void *args[] = {&ma, &mb, &mc2};
+  nnc_forward(args);
   double worst = 0;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j) {
@@ -36,6 +42,7 @@ int main(int argc, char **argv) {
       for (int64_t k = 0; k < n; ++k)
         want += double(a[i * n + k]) * b[k * n + j];
       worst = std::fmax(worst, std::fabs(want - c[i * n + j]));
+      worst = std::fmax(worst, std::fabs(want - c2[i * n + j]));
     }
   std::printf("%s\n", nnc_model_json);
   std::printf("max abs error %.3g\n", worst);

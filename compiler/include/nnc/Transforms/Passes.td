@@ -32,9 +32,22 @@ def NNExportModelInterface
     shape, element type, initialiser, trainable), every entry point with its
     arguments in order (role `param`, `input`, `labels` or `output`, name,
     shape, element type) and the optimizer. Entry points get
-    `llvm.emit_c_interface`. The `nn.parameter` and `nn.optimizer`
+    `llvm.emit_c_interface`; `symbol` names their C interface (one
+    descriptor pointer per argument) and `packed` the
+    `nnc_<entry>(void **args)` wrapper nn-packed-entry-points adds. The `nn.parameter` and `nn.optimizer`
     declarations are then removed: the description replaces them.
     docs/interface.md documents the format.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def NNPackedEntryPoints : Pass<"nn-packed-entry-points", "::mlir::ModuleOp"> {
+  let summary = "Add nnc_<entry>(void **args) wrappers of the C interface";
+  let description = [{
+    Runs on the LLVM dialect. For every C-interface function
+    `_mlir_ciface_<entry>(ptr, ..., ptr)` adds `nnc_<entry>(ptr args)`,
+    which loads the i-th descriptor pointer from `args[i]` and calls it, so
+    a runtime can call any model's entry points through one signature.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
