@@ -60,9 +60,9 @@ mlir::LogicalResult nnc::emitLLVM(mlir::ModuleOp module, Stage stage,
     return fail("no LLVM target for " + triple.str() + ": " + error);
   std::string cpu =
       options.cpu.empty() ? sys::getHostCPUName().str() : options.cpu;
-  std::string features =
-      options.cpu.empty() && options.features.empty() ? hostFeatures()
-                                                      : options.features;
+  std::string features = options.cpu.empty() && options.features.empty()
+                             ? hostFeatures()
+                             : options.features;
   TargetOptions targetOptions;
   std::unique_ptr<TargetMachine> machine(target->createTargetMachine(
       triple, cpu, features, targetOptions, Reloc::PIC_, std::nullopt,

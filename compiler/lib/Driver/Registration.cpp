@@ -16,10 +16,12 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/AllInterfaces.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -33,7 +35,8 @@ void nnc::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::arith::ArithDialect, mlir::linalg::LinalgDialect,
                   mlir::math::MathDialect, mlir::tensor::TensorDialect,
                   mlir::bufferization::BufferizationDialect,
-                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
+                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
+                  mlir::LLVM::LLVMDialect, mlir::omp::OpenMPDialect>();
   // Interface models of the upstream dialects: bufferization of the ops the
   // CPU pipeline produces, and the extensions (conversion to LLVM, ...).
   mlir::arith::registerBufferizableOpInterfaceExternalModels(registry);

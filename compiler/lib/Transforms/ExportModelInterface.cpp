@@ -119,12 +119,12 @@ struct NNExportModelInterfacePass
 
     json::Array params;
     for (auto p : module.getOps<nn::ParameterOp>())
-      params.push_back(json::Object{
-          {"name", p.getSymName()},
-          {"shape", shapeOf(p.getTensorType())},
-          {"dtype", dtypeName(p.getTensorType().getElementType())},
-          {"init", initializer(p.getInitializer())},
-          {"trainable", !p.getNonTrainable()}});
+      params.push_back(
+          json::Object{{"name", p.getSymName()},
+                       {"shape", shapeOf(p.getTensorType())},
+                       {"dtype", dtypeName(p.getTensorType().getElementType())},
+                       {"init", initializer(p.getInitializer())},
+                       {"trainable", !p.getNonTrainable()}});
     model["parameters"] = std::move(params);
 
     json::Array entries;
@@ -141,19 +141,18 @@ struct NNExportModelInterfacePass
       unsigned outputs = 0;
       for (unsigned i = 0; i < func.getNumArguments(); ++i)
         args.push_back(argument(func, i, outputs));
-      entries.push_back(json::Object{
-          {"name", func.getSymName()},
-          {"symbol", ("_mlir_ciface_" + func.getSymName()).str()},
-          {"packed", ("nnc_" + func.getSymName()).str()},
-          {"args", std::move(args)}});
+      entries.push_back(
+          json::Object{{"name", func.getSymName()},
+                       {"symbol", ("_mlir_ciface_" + func.getSymName()).str()},
+                       {"packed", ("nnc_" + func.getSymName()).str()},
+                       {"args", std::move(args)}});
       func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     UnitAttr::get(&getContext()));
     }
     model["entry_points"] = std::move(entries);
     auto optimizers = module.getOps<nn::OptimizerOp>();
-    model["optimizer"] = optimizers.empty()
-                             ? json::Value(nullptr)
-                             : optimizer(*optimizers.begin());
+    model["optimizer"] = optimizers.empty() ? json::Value(nullptr)
+                                            : optimizer(*optimizers.begin());
 
     std::string text;
     llvm::raw_string_ostream(text) << json::Value(std::move(model));
@@ -171,8 +170,8 @@ struct NNExportModelInterfacePass
         op.erase();
     for (auto func : module.getOps<func::FuncOp>())
       for (unsigned i = 0; i < func.getNumArguments(); ++i)
-        for (StringRef name : {"nn.param", "nn.name", "nn.classes",
-                               "nn.layout", "bufferize.result"})
+        for (StringRef name : {"nn.param", "nn.name", "nn.classes", "nn.layout",
+                               "bufferize.result"})
           func.removeArgAttr(i, name);
   }
 };

@@ -32,8 +32,7 @@ struct NNPackedEntryPointsPass
     for (LLVM::LLVMFuncOp entry : entries) {
       LLVM::LLVMFunctionType type = entry.getFunctionType();
       if (!isa<LLVM::LLVMVoidType>(type.getReturnType()) ||
-          llvm::any_of(type.getParams(),
-                       [&](Type t) { return t != ptr; })) {
+          llvm::any_of(type.getParams(), [&](Type t) { return t != ptr; })) {
         entry.emitOpError("is not a descriptor-pointer C interface");
         return signalPassFailure();
       }
