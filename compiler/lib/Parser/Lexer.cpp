@@ -100,14 +100,13 @@ Token Lexer::lexNumber(const char *start) {
   }
   if (p < end && (*p == 'e' || *p == 'E')) {
     isFloat = true;
-    const char *expStart = ++p;
+    ++p;
     if (p < end && (*p == '+' || *p == '-'))
       ++p;
     if (p == end || !llvm::isDigit(*p)) {
       // Consume the rest of the word so the message shows all of it.
       while (p < end && isIdentChar(*p))
         ++p;
-      (void)expStart;
       return error(start, p,
                    "malformed number '" + std::string(start, p) +
                        "': the exponent has no digits");
