@@ -19,7 +19,10 @@ config.substitutions.append(("%nnc_src", config.nnc_src_root))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["nnc", "nnc-opt"], [config.nnc_tools_dir])
+llvm_config.add_tool_substitutions(["nnc", "nnc-opt", "nnrt-tests"],
+                                   [config.nnc_tools_dir])
+config.substitutions.append(
+    ("%nnrt_lib", os.path.join(config.nnc_obj_root, "lib", "libnnrt.a")))
 if config.nnc_have_fuzzer:
     llvm_config.add_tool_substitutions(["nnc-parser-fuzzer"], [config.nnc_tools_dir])
     config.available_features.add("fuzzer")

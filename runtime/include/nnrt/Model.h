@@ -1,0 +1,70 @@
+//===- Model.h - the description of a compiled model ------------*- C++ -*-===//
+//
+// Part of nnc's runtime (libnnrt). The typed form of the JSON a compiled
+// object exports as `nnc_model_json` (docs/interface.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNRT_MODEL_H
+#define NNRT_MODEL_H
+
+#include "nnrt/Json.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nnrt {
+
+/// The interface version this runtime reads.
+constexpr int kInterfaceVersion = 1;
+
+using Shape = std::vector<int64_t>;
+int64_t elementCount(const Shape &shape);
+/// "[128, 224, 224, 3]"
+std::string formatShape(const Shape &shape);
+
+struct Initializer {
+  std::string kind; // zeros, constant, normal, truncated_normal, uniform,
+                    // glorot_uniform, glorot_normal, he_normal
+  double value = 0, mean = 0, stddev = 0, min = 0, max = 0;
+};
+
+struct Parameter {
+  std::string name, dtype;
+  Shape shape;
+  Initializer init;
+  bool trainable = true;
+};
+
+/// One argument of an entry point.
+struct Argument {
+  std::string role; // param, input, labels, output
+  std::string name, dtype, layout;
+  Shape shape;
+  int64_t classes = 0; // labels only
+};
+
+struct EntryPoint {
+  std::string name, symbol, packed;
+  std::vector<Argument> args;
+};
+
+struct ModelInfo {
+  int interface = 0;
+  std::string name;
+  int64_t batchSize = 0; // 0 when the model declares none
+  std::vector<Parameter> parameters;
+  std::vector<EntryPoint> entryPoints;
+  Json optimizer; // Null when the model has none
+
+  const EntryPoint *entryPoint(const std::string &name) const;
+};
+
+/// Reads a description. Returns false with a message on malformed input or
+/// an interface version this runtime does not read.
+bool readModelInfo(const std::string &json, ModelInfo &out, std::string &error);
+
+} // namespace nnrt
+
+#endif // NNRT_MODEL_H

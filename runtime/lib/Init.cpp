@@ -1,0 +1,73 @@
+//===- Init.cpp - parameter initialisers ----------------------------------===//
+//
+// Part of nnc's runtime (libnnrt).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnrt/Init.h"
+
+#include <cmath>
+
+using namespace nnrt;
+
+/// Keras divides by this so that a normal truncated at two standard
+/// deviations has the requested standard deviation.
+static constexpr double kTruncatedStddevCorrection = 0.87962566103423978;
+
+Fans nnrt::computeFans(const Shape &shape) {
+  if (shape.size() == 2)
+    return {double(shape[0]), double(shape[1])};
+  if (shape.size() == 4) {
+    double receptive = double(shape[0]) * double(shape[1]);
+    return {receptive * double(shape[2]), receptive * double(shape[3])};
+  }
+  if (shape.empty())
+    return {1, 1};
+  return {double(shape.front()), double(shape.back())};
+}
+
+static void truncatedNormal(float *data, int64_t n, double mean, double stddev,
+                            std::mt19937_64 &rng) {
+  std::normal_distribution<double> normal(mean, stddev);
+  for (int64_t i = 0; i < n; ++i) {
+    double v;
+    do
+      v = normal(rng);
+    while (std::fabs(v - mean) > 2 * stddev);
+    data[i] = static_cast<float>(v);
+  }
+}
+
+void nnrt::initialize(const Initializer &init, const Shape &shape, float *data,
+                      std::mt19937_64 &rng) {
+  int64_t n = elementCount(shape);
+  Fans fans = computeFans(shape);
+  if (init.kind == "zeros" || init.kind == "constant") {
+    float v = init.kind == "zeros" ? 0.0f : static_cast<float>(init.value);
+    for (int64_t i = 0; i < n; ++i)
+      data[i] = v;
+  } else if (init.kind == "normal") {
+    std::normal_distribution<double> normal(init.mean, init.stddev);
+    for (int64_t i = 0; i < n; ++i)
+      data[i] = static_cast<float>(normal(rng));
+  } else if (init.kind == "truncated_normal") {
+    truncatedNormal(data, n, init.mean, init.stddev, rng);
+  } else if (init.kind == "uniform" || init.kind == "glorot_uniform") {
+    double lo = init.min, hi = init.max;
+    if (init.kind == "glorot_uniform") {
+      double limit = std::sqrt(6.0 / (fans.in + fans.out));
+      lo = -limit, hi = limit;
+    }
+    std::uniform_real_distribution<double> uniform(lo, hi);
+    for (int64_t i = 0; i < n; ++i)
+      data[i] = static_cast<float>(uniform(rng));
+  } else if (init.kind == "glorot_normal") {
+    truncatedNormal(data, n, 0.0,
+                    std::sqrt(2.0 / (fans.in + fans.out)) /
+                        kTruncatedStddevCorrection,
+                    rng);
+  } else { // he_normal
+    truncatedNormal(data, n, 0.0,
+                    std::sqrt(2.0 / fans.in) / kTruncatedStddevCorrection, rng);
+  }
+}

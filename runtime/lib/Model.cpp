@@ -1,0 +1,157 @@
+//===- Model.cpp - the description of a compiled model --------------------===//
+//
+// Part of nnc's runtime (libnnrt).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnrt/Model.h"
+
+using namespace nnrt;
+
+int64_t nnrt::elementCount(const Shape &shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+std::string nnrt::formatShape(const Shape &shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+const EntryPoint *ModelInfo::entryPoint(const std::string &name) const {
+  for (const EntryPoint &e : entryPoints)
+    if (e.name == name)
+      return &e;
+  return nullptr;
+}
+
+namespace {
+/// Reads typed members, remembering the first problem.
+struct Fields {
+  std::string error;
+
+  const Json *member(const Json &j, const char *key, Json::Kind kind,
+                     const std::string &where) {
+    const Json *v = j.get(key);
+    if (!v || v->kind != kind) {
+      if (error.empty())
+        error = where + ": missing or malformed '" + key + "'";
+      return nullptr;
+    }
+    return v;
+  }
+  std::string str(const Json &j, const char *key, const std::string &where) {
+    const Json *v = member(j, key, Json::String, where);
+    return v ? v->string : std::string();
+  }
+  double num(const Json &j, const char *key, const std::string &where) {
+    const Json *v = member(j, key, Json::Number, where);
+    return v ? v->number : 0;
+  }
+  Shape shape(const Json &j, const std::string &where) {
+    Shape s;
+    if (const Json *v = member(j, "shape", Json::Array, where))
+      for (const Json &d : v->array) {
+        if (d.kind != Json::Number || d.number < 0) {
+          if (error.empty())
+            error = where + ": malformed shape";
+          return s;
+        }
+        s.push_back(static_cast<int64_t>(d.number));
+      }
+    return s;
+  }
+};
+
+Initializer readInit(Fields &f, const Json &j, const std::string &where) {
+  Initializer init;
+  init.kind = f.str(j, "kind", where);
+  auto opt = [&](const char *key, double &slot) {
+    if (const Json *v = j.get(key); v && v->kind == Json::Number)
+      slot = v->number;
+  };
+  opt("value", init.value);
+  opt("mean", init.mean);
+  opt("stddev", init.stddev);
+  opt("min", init.min);
+  opt("max", init.max);
+  static const char *kinds[] = {
+      "zeros",   "constant",       "normal",        "truncated_normal",
+      "uniform", "glorot_uniform", "glorot_normal", "he_normal"};
+  bool known = false;
+  for (const char *k : kinds)
+    known |= init.kind == k;
+  if (!known && f.error.empty())
+    f.error = where + ": unknown initialiser '" + init.kind + "'";
+  return init;
+}
+} // namespace
+
+bool nnrt::readModelInfo(const std::string &text, ModelInfo &out,
+                         std::string &error) {
+  Json root;
+  if (!parseJson(text, root, error)) {
+    error = "malformed model description: " + error;
+    return false;
+  }
+  Fields f;
+  out.interface = static_cast<int>(f.num(root, "interface", "model"));
+  if (!f.error.empty() || out.interface != kInterfaceVersion) {
+    error = f.error.empty()
+                ? "the model was compiled for interface " +
+                      std::to_string(out.interface) + "; this runtime reads " +
+                      std::to_string(kInterfaceVersion)
+                : f.error;
+    return false;
+  }
+  out.name = f.str(root, "name", "model");
+  if (const Json *b = root.get("batch_size"); b && b->kind == Json::Number)
+    out.batchSize = static_cast<int64_t>(b->number);
+  if (const Json *params = f.member(root, "parameters", Json::Array, "model"))
+    for (const Json &p : params->array) {
+      Parameter param;
+      param.name = f.str(p, "name", "parameter");
+      std::string where = "parameter '" + param.name + "'";
+      param.dtype = f.str(p, "dtype", where);
+      param.shape = f.shape(p, where);
+      if (const Json *init = f.member(p, "init", Json::Object, where))
+        param.init = readInit(f, *init, where);
+      if (const Json *t = p.get("trainable"); t && t->kind == Json::Bool)
+        param.trainable = t->boolean;
+      out.parameters.push_back(std::move(param));
+    }
+  if (const Json *entries =
+          f.member(root, "entry_points", Json::Array, "model"))
+    for (const Json &e : entries->array) {
+      EntryPoint entry;
+      entry.name = f.str(e, "name", "entry point");
+      std::string where = "entry point '" + entry.name + "'";
+      entry.symbol = f.str(e, "symbol", where);
+      entry.packed = f.str(e, "packed", where);
+      if (const Json *args = f.member(e, "args", Json::Array, where))
+        for (const Json &a : args->array) {
+          Argument arg;
+          arg.role = f.str(a, "role", where);
+          arg.name = f.str(a, "name", where);
+          arg.dtype = f.str(a, "dtype", where);
+          arg.shape = f.shape(a, where);
+          if (const Json *l = a.get("layout"); l && l->kind == Json::String)
+            arg.layout = l->string;
+          if (const Json *c = a.get("classes"); c && c->kind == Json::Number)
+            arg.classes = static_cast<int64_t>(c->number);
+          entry.args.push_back(std::move(arg));
+        }
+      out.entryPoints.push_back(std::move(entry));
+    }
+  if (const Json *o = root.get("optimizer"))
+    out.optimizer = *o;
+  if (!f.error.empty()) {
+    error = "malformed model description: " + f.error;
+    return false;
+  }
+  return true;
+}
