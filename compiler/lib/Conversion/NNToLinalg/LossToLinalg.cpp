@@ -56,26 +56,6 @@ struct WeightDecayLowering : OpRewritePattern<nn::WeightDecayOp> {
   }
 };
 
-/// Reduces each row of `x [N, C]` to `[N]` with `combine(acc, element)`.
-Value reduceRows(
-    OpBuilder &b, Location loc, Value x, double init,
-    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
-  MLIRContext *ctx = b.getContext();
-  auto type = cast<RankedTensorType>(x.getType());
-  auto rowType =
-      RankedTensorType::get({type.getDimSize(0)}, type.getElementType());
-  AffineExpr i, j;
-  bindDims(ctx, i, j);
-  return generic(
-      b, loc, rowType, x,
-      {AffineMap::get(2, 0, {i, j}, ctx), AffineMap::get(2, 0, {i}, ctx)},
-      parallel(1, 1),
-      [&](OpBuilder &nb, Location l, ValueRange a) {
-        return combine(nb, l, a[1], a[0]);
-      },
-      init);
-}
-
 /// x[i, labels[i]] for the row handled by the enclosing generic.
 Value atLabel(OpBuilder &b, Location loc, Value x, Value label) {
   Value i = linalg::IndexOp::create(b, loc, 0);
@@ -98,24 +78,20 @@ struct SparseSoftmaxCELowering
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value logits = op.getLogits();
-    auto type = cast<RankedTensorType>(logits.getType());
-    auto rowType =
-        RankedTensorType::get({type.getDimSize(0)}, type.getElementType());
     MLIRContext *ctx = rewriter.getContext();
-    AffineExpr i, j;
-    bindDims(ctx, i, j);
 
     // loss_i = log(sum_j exp(x_ij - m_i)) + m_i - x_i,label
-    Value rowMax = reduceRows(rewriter, loc, logits,
-                              -std::numeric_limits<double>::infinity(),
-                              [](OpBuilder &b, Location l, Value acc, Value v) {
-                                return arith::MaximumFOp::create(b, l, acc, v);
-                              });
+    Value rowMax =
+        reduceAlong(rewriter, loc, logits, /*axis=*/1,
+                    -std::numeric_limits<double>::infinity(),
+                    [](OpBuilder &b, Location l, Value acc, Value v) {
+                      return arith::MaximumFOp::create(b, l, acc, v);
+                    });
+    auto rowType = cast<RankedTensorType>(rowMax.getType());
+    AffineMap row = dropAxisMap(ctx, 2, 1);
     Value sumExp = generic(
         rewriter, loc, rowType, ValueRange{logits, rowMax},
-        {AffineMap::get(2, 0, {i, j}, ctx), AffineMap::get(2, 0, {i}, ctx),
-         AffineMap::get(2, 0, {i}, ctx)},
-        parallel(1, 1),
+        {identity(ctx, 2), row, row}, parallel(1, 1),
         [](OpBuilder &b, Location l, ValueRange a) {
           Value e = math::ExpOp::create(
               b, l, arith::SubFOp::create(b, l, a[0], a[1]));
@@ -140,16 +116,15 @@ struct CategoricalCELowering : OpRewritePattern<nn::CategoricalCrossEntropyOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value probs = op.getProbs();
-    auto type = cast<RankedTensorType>(probs.getType());
-    auto rowType =
-        RankedTensorType::get({type.getDimSize(0)}, type.getElementType());
     double eps = op.getEpsilon().convertToDouble();
 
     // loss_i = -log(clip(p_i,label / sum_j p_ij, eps, 1 - eps))
-    Value rowSum = reduceRows(rewriter, loc, probs, 0.0,
-                              [](OpBuilder &b, Location l, Value acc, Value v) {
-                                return arith::AddFOp::create(b, l, acc, v);
-                              });
+    Value rowSum =
+        reduceAlong(rewriter, loc, probs, /*axis=*/1, 0.0,
+                    [](OpBuilder &b, Location l, Value acc, Value v) {
+                      return arith::AddFOp::create(b, l, acc, v);
+                    });
+    auto rowType = cast<RankedTensorType>(rowSum.getType());
     Value rows = elementwise(
         rewriter, loc, rowType, ValueRange{rowSum, op.getLabels()},
         [&](OpBuilder &b, Location l, ValueRange a) {

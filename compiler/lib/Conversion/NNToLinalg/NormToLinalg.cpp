@@ -116,41 +116,24 @@ struct SoftmaxLowering : OpRewritePattern<nn::SoftmaxOp> {
     int64_t axis = op.getAxis();
     if (axis < 0)
       axis += rank;
-    // Maps of the full tensor and of the tensor with `axis` reduced.
-    SmallVector<AffineExpr> kept;
-    SmallVector<int64_t> reducedShape;
-    SmallVector<utils::IteratorType> reduceIts;
-    for (unsigned d = 0; d < rank; ++d) {
-      reduceIts.push_back(d == axis ? utils::IteratorType::reduction
-                                    : utils::IteratorType::parallel);
-      if (d == axis)
-        continue;
-      kept.push_back(getAffineDimExpr(d, ctx));
-      reducedShape.push_back(type.getDimSize(d));
-    }
     AffineMap all = identity(ctx, rank);
-    AffineMap reduced = AffineMap::get(rank, 0, kept, ctx);
-    auto reducedType =
-        RankedTensorType::get(reducedShape, type.getElementType());
+    AffineMap reduced = dropAxisMap(ctx, rank, axis);
     Value x = op.getInput();
-    Value max = generic(
-        rewriter, loc, reducedType, x, {all, reduced}, reduceIts,
-        [](OpBuilder &b, Location l, ValueRange a) {
-          return arith::MaximumFOp::create(b, l, a[1], a[0]);
-        },
-        -std::numeric_limits<double>::infinity());
+    Value max = reduceAlong(rewriter, loc, x, axis,
+                            -std::numeric_limits<double>::infinity(),
+                            [](OpBuilder &b, Location l, Value acc, Value v) {
+                              return arith::MaximumFOp::create(b, l, acc, v);
+                            });
     Value exps =
         generic(rewriter, loc, type, ValueRange{x, max}, {all, reduced, all},
                 parallel(rank), [](OpBuilder &b, Location l, ValueRange a) {
                   return math::ExpOp::create(
                       b, l, arith::SubFOp::create(b, l, a[0], a[1]));
                 });
-    Value sums = generic(
-        rewriter, loc, reducedType, exps, {all, reduced}, reduceIts,
-        [](OpBuilder &b, Location l, ValueRange a) {
-          return arith::AddFOp::create(b, l, a[1], a[0]);
-        },
-        0.0);
+    Value sums = reduceAlong(rewriter, loc, exps, axis, 0.0,
+                             [](OpBuilder &b, Location l, Value acc, Value v) {
+                               return arith::AddFOp::create(b, l, acc, v);
+                             });
     Value result = generic(rewriter, loc, type, ValueRange{exps, sums},
                            {all, reduced, all}, parallel(rank),
                            [](OpBuilder &b, Location l, ValueRange a) {

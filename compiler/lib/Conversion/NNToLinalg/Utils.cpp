@@ -81,6 +81,33 @@ Value padNHWC(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> pads,
                    {0, pads[1], pads[3], 0}, value);
 }
 
+AffineMap dropAxisMap(MLIRContext *ctx, unsigned rank, int64_t axis) {
+  SmallVector<AffineExpr> kept;
+  for (unsigned d = 0; d < rank; ++d)
+    if (d != axis)
+      kept.push_back(getAffineDimExpr(d, ctx));
+  return AffineMap::get(rank, 0, kept, ctx);
+}
+
+Value reduceAlong(
+    OpBuilder &b, Location loc, Value x, int64_t axis, double init,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  auto type = cast<RankedTensorType>(x.getType());
+  unsigned rank = type.getRank();
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + axis);
+  SmallVector<utils::IteratorType> iterators = parallel(rank);
+  iterators[axis] = utils::IteratorType::reduction;
+  return generic(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), x,
+      {identity(b.getContext(), rank), dropAxisMap(b.getContext(), rank, axis)},
+      iterators,
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        return combine(nb, l, a[1], a[0]);
+      },
+      init);
+}
+
 Value sumAll(OpBuilder &b, Location loc, Value x,
              function_ref<Value(OpBuilder &, Location, Value)> term) {
   auto type = cast<RankedTensorType>(x.getType());

@@ -58,6 +58,20 @@ mlir::Value padTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
 mlir::Value padNHWC(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                     llvm::ArrayRef<int64_t> pads, double value);
 
+/// The map from `rank` loop dimensions to all of them but `axis`: how a
+/// tensor reduced along `axis` is read or written.
+mlir::AffineMap dropAxisMap(mlir::MLIRContext *ctx, unsigned rank,
+                            int64_t axis);
+
+/// Reduces `x` along `axis` with `combine(acc, element)` starting from
+/// `init`; the result has that axis removed.
+mlir::Value
+reduceAlong(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t axis,
+            double init,
+            llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                           mlir::Value, mlir::Value)>
+                combine);
+
 /// Sums a tensor to a rank-0 tensor after applying `term` to each element.
 mlir::Value sumAll(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                    llvm::function_ref<mlir::Value(mlir::OpBuilder &,
