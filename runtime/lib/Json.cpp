@@ -6,6 +6,8 @@
 
 #include "nnrt/Json.h"
 
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 using namespace nnrt;
@@ -15,6 +17,91 @@ const Json *Json::get(const std::string &key) const {
     return nullptr;
   auto it = object.find(key);
   return it == object.end() ? nullptr : &it->second;
+}
+
+Json &Json::operator[](const std::string &key) {
+  kind = Object;
+  return object[key];
+}
+
+static void format(const Json &v, int depth, std::string &out) {
+  std::string indent(2 * depth + 2, ' ');
+  switch (v.kind) {
+  case Json::Null:
+    out += "null";
+    return;
+  case Json::Bool:
+    out += v.boolean ? "true" : "false";
+    return;
+  case Json::Number: {
+    if (!std::isfinite(v.number)) {
+      out += "null";
+      return;
+    }
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.17g", v.number);
+    // The shortest form that reads back the same double.
+    for (int precision = 1; precision < 17; ++precision) {
+      char shorter[32];
+      std::snprintf(shorter, sizeof shorter, "%.*g", precision, v.number);
+      if (std::strtod(shorter, nullptr) == v.number) {
+        std::snprintf(buffer, sizeof buffer, "%s", shorter);
+        break;
+      }
+    }
+    out += buffer;
+    return;
+  }
+  case Json::String:
+    out.push_back('"');
+    for (unsigned char c : v.string) {
+      if (c == '"' || c == '\\') {
+        out.push_back('\\');
+        out.push_back(static_cast<char>(c));
+      } else if (c < 0x20) {
+        char escape[8];
+        std::snprintf(escape, sizeof escape, "\\u%04x", c);
+        out += escape;
+      } else {
+        out.push_back(static_cast<char>(c));
+      }
+    }
+    out.push_back('"');
+    return;
+  case Json::Array:
+  case Json::Object: {
+    bool isArray = v.kind == Json::Array;
+    size_t n = isArray ? v.array.size() : v.object.size();
+    out += isArray ? "[" : "{";
+    if (n == 0) {
+      out += isArray ? "]" : "}";
+      return;
+    }
+    size_t i = 0;
+    auto item = [&](const std::string *key, const Json &value) {
+      out += (i++ ? ",\n" : "\n") + indent;
+      if (key) {
+        format(Json(*key), depth, out);
+        out += ": ";
+      }
+      format(value, depth + 1, out);
+    };
+    if (isArray)
+      for (const Json &e : v.array)
+        item(nullptr, e);
+    else
+      for (const auto &[key, value] : v.object)
+        item(&key, value);
+    out += "\n" + std::string(2 * depth, ' ') + (isArray ? "]" : "}");
+    return;
+  }
+  }
+}
+
+std::string nnrt::formatJson(const Json &value) {
+  std::string out;
+  format(value, 0, out);
+  return out + "\n";
 }
 
 namespace {

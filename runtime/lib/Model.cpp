@@ -147,6 +147,20 @@ bool nnrt::readModelInfo(const std::string &text, ModelInfo &out,
         }
       out.entryPoints.push_back(std::move(entry));
     }
+  if (const Json *layers = root.get("layers");
+      layers && layers->kind == Json::Array)
+    for (const Json &l : layers->array) {
+      Layer layer;
+      layer.name = f.str(l, "name", "layer");
+      layer.op = f.str(l, "op", "layer '" + layer.name + "'");
+      layer.shape = f.shape(l, "layer '" + layer.name + "'");
+      out.layers.push_back(std::move(layer));
+    }
+  if (const Json *build = root.get("build");
+      build && build->kind == Json::Object)
+    for (const auto &[key, value] : build->object)
+      if (value.kind == Json::String)
+        out.build[key] = value.string;
   if (const Json *o = root.get("optimizer"))
     out.optimizer = *o;
   if (!f.error.empty()) {

@@ -12,6 +12,8 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -28,6 +30,9 @@ llvm::ArrayRef<StageInfo> nnc::getStages() {
       {Stage::LLVMIR, "llvm-ir", "LLVM IR, optimised for the target CPU"},
       {Stage::Asm, "asm", "assembly for the target CPU"},
       {Stage::Obj, "obj", "an object file"},
+      {Stage::Exe, "exe",
+       "the bench program: the object linked with the runtime (the default "
+       "with -o)"},
   };
   return stages;
 }
@@ -45,6 +50,7 @@ void nnc::buildNNCleanupPipeline(mlir::OpPassManager &pm) {
 }
 
 void nnc::buildNNToLinalgPipeline(mlir::OpPassManager &pm) {
+  pm.addPass(createNNRecordLayers());
   pm.addPass(createConvertNNToLinalg());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
@@ -72,11 +78,16 @@ void nnc::buildCPUBufferizePipeline(mlir::OpPassManager &pm) {
 
 void nnc::buildCPULLVMPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createNNExportModelInterface());
+  // Loops: parallel over the outer parallel dimensions, the output's last
+  // dimension innermost for LLVM's vectoriser.
+  pm.addNestedPass<mlir::func::FuncOp>(createNNVectorizableLoopOrder());
+  pm.addPass(mlir::createConvertLinalgToParallelLoopsPass());
+  pm.addNestedPass<mlir::func::FuncOp>(createNNSequentialInnerParallelLoops());
   // Upstream passes, in the order the lowering needs: alloca scopes that
   // scf-to-openmp creates are lowered with the memrefs, before scf-to-cf
   // splits their regions.
   static const char *kLowering =
-      "convert-linalg-to-parallel-loops,canonicalize,convert-scf-to-openmp,"
+      "canonicalize,convert-scf-to-openmp,"
       "lower-affine,expand-strided-metadata,finalize-memref-to-llvm,"
       "convert-scf-to-cf,math-expand-ops,convert-math-to-llvm,"
       "convert-math-to-libm,convert-arith-to-llvm,convert-index-to-llvm,"

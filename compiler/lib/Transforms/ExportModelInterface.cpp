@@ -84,6 +84,38 @@ json::Value optimizer(nn::OptimizerOp op) {
   return o;
 }
 
+/// The layer table nn-record-layers left on the module, if any.
+json::Array layers(ModuleOp module) {
+  json::Array out;
+  auto recorded = module->getAttrOfType<ArrayAttr>("nn.layers");
+  if (!recorded)
+    return out;
+  for (auto layer : recorded.getAsRange<DictionaryAttr>()) {
+    auto name = layer.getAs<StringAttr>("name");
+    auto op = layer.getAs<StringAttr>("op");
+    auto shape = layer.getAs<DenseI64ArrayAttr>("shape");
+    if (!name || !op || !shape)
+      continue;
+    json::Array dims;
+    for (int64_t d : shape.asArrayRef())
+      dims.push_back(d);
+    out.push_back(json::Object{{"name", name.getValue()},
+                               {"op", op.getValue()},
+                               {"shape", std::move(dims)}});
+  }
+  return out;
+}
+
+/// The driver's build information (`nn.build`): its string entries.
+json::Object buildInfo(ModuleOp module) {
+  json::Object out;
+  if (auto build = module->getAttrOfType<DictionaryAttr>("nn.build"))
+    for (NamedAttribute entry : build)
+      if (auto value = dyn_cast<StringAttr>(entry.getValue()))
+        out[entry.getName().getValue()] = value.getValue();
+  return out;
+}
+
 /// One argument of an entry point: its role, name, shape and element type.
 json::Object argument(func::FuncOp func, unsigned i, unsigned &outputs) {
   auto type = cast<ShapedType>(func.getArgument(i).getType());
@@ -150,6 +182,8 @@ struct NNExportModelInterfacePass
                     UnitAttr::get(&getContext()));
     }
     model["entry_points"] = std::move(entries);
+    model["layers"] = layers(module);
+    model["build"] = buildInfo(module);
     auto optimizers = module.getOps<nn::OptimizerOp>();
     model["optimizer"] = optimizers.empty() ? json::Value(nullptr)
                                             : optimizer(*optimizers.begin());
@@ -163,8 +197,10 @@ struct NNExportModelInterfacePass
                            LLVM::Linkage::External, "nnc_model_json",
                            b.getStringAttr(text));
 
-    // The description now carries what the declarations and argument
-    // attributes said; LLVM has no use for them.
+    // The description now carries what the declarations and attributes
+    // said; LLVM has no use for them.
+    module->removeAttr("nn.layers");
+    module->removeAttr("nn.build");
     for (Operation &op : llvm::make_early_inc_range(*module.getBody()))
       if (isa<nn::ParameterOp, nn::OptimizerOp>(op))
         op.erase();

@@ -23,12 +23,15 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <cmath>
 
@@ -81,6 +84,27 @@ void printVersion(raw_ostream &os) {
      << "  LLVM/MLIR " << LLVM_VERSION_STRING << "\n"
      << "  targets: cpu" << (NNC_HAVE_CUDA ? ", cuda" : "") << "\n";
 }
+/// Writes the object to a temporary file and links it into the program.
+int linkProgram(mlir::ModuleOp module, const nnc::CodegenOptions &codegen,
+                const char *argv0) {
+  SmallString<128> object;
+  int fd;
+  if (std::error_code ec =
+          sys::fs::createTemporaryFile("nnc-model", "o", fd, object))
+    return fail("cannot create a temporary object file: " + ec.message());
+  FileRemover removeObject(object);
+  {
+    raw_fd_ostream os(fd, /*shouldClose=*/true);
+    if (failed(nnc::emitLLVM(module, nnc::Stage::Obj, codegen, os)))
+      return 1;
+    if (os.has_error())
+      return fail("cannot write '" + object + "': " + os.error().message());
+  }
+  return failed(nnc::linkExecutable(object, outputFile,
+                                    nnc::findRuntimeDir(argv0)))
+             ? 1
+             : 0;
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -108,7 +132,8 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  nnc::Stage stage = nnc::kDefaultStage;
+  // With -o and no --emit, nnc builds the bench program.
+  nnc::Stage stage = outputFile != "-" ? nnc::Stage::Exe : nnc::kDefaultStage;
   if (!emit.empty()) {
     std::optional<nnc::Stage> parsed = nnc::parseStage(emit);
     if (!parsed) {
@@ -120,6 +145,8 @@ int main(int argc, char **argv) {
     }
     stage = *parsed;
   }
+  if (stage == nnc::Stage::Exe && outputFile == "-")
+    return fail("the exe stage writes a program: give it a name with -o FILE");
   if (target != "cpu" && target != "cuda")
     return fail("unknown --target '" + target + "'; expected cpu or cuda");
   if (target == "cuda" && !NNC_HAVE_CUDA)
@@ -166,6 +193,20 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
+  // What the bench program reports about how it was built, for the model
+  // description (nn-export-model-interface).
+  if (stage >= nnc::Stage::LLVMMLIR && !(*module)->hasAttr("nn.build")) {
+    mlir::Builder b(&context);
+    std::string cpuName = cpu.empty() ? sys::getHostCPUName().str() : cpu;
+    (*module)->setAttr(
+        "nn.build",
+        b.getDictionaryAttr(
+            {b.getNamedAttr("compiler", b.getStringAttr("nnc " NNC_VERSION)),
+             b.getNamedAttr("llvm", b.getStringAttr(LLVM_VERSION_STRING)),
+             b.getNamedAttr("target", b.getStringAttr(target)),
+             b.getNamedAttr("cpu", b.getStringAttr(cpuName))}));
+  }
+
   mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
   if (failed(mlir::applyPassManagerCLOptions(pm)))
     return 1;
@@ -177,6 +218,12 @@ int main(int argc, char **argv) {
   if (failed(pm.run(*module)))
     return 1;
 
+  nnc::CodegenOptions codegen;
+  codegen.cpu = cpu;
+  codegen.features = mattr;
+  if (stage == nnc::Stage::Exe)
+    return linkProgram(*module, codegen, argv[0]);
+
   if (stage == nnc::Stage::Obj && outputFile == "-" &&
       sys::Process::StandardOutIsDisplayed())
     return fail("not writing an object file to a terminal; use -o FILE");
@@ -187,9 +234,6 @@ int main(int argc, char **argv) {
     module->print(output->os());
     output->os() << "\n";
   } else {
-    nnc::CodegenOptions codegen;
-    codegen.cpu = cpu;
-    codegen.features = mattr;
     if (failed(nnc::emitLLVM(*module, stage, codegen, output->os())))
       return 1;
   }

@@ -25,9 +25,32 @@ struct Json {
   std::vector<Json> array;
   std::map<std::string, Json> object;
 
+  Json() = default;
+  Json(double n) : kind(Number), number(n) {}
+  Json(int64_t n) : kind(Number), number(static_cast<double>(n)) {}
+  Json(int n) : kind(Number), number(n) {}
+  Json(bool b) : kind(Bool), boolean(b) {}
+  Json(std::string s) : kind(String), string(std::move(s)) {}
+  Json(const char *s) : kind(String), string(s) {}
+  static Json makeArray() {
+    Json j;
+    j.kind = Array;
+    return j;
+  }
+  static Json makeObject() {
+    Json j;
+    j.kind = Object;
+    return j;
+  }
+
   /// The member `key` of an object, or nullptr.
   const Json *get(const std::string &key) const;
+  /// The member `key` of an object, created (null) if missing.
+  Json &operator[](const std::string &key);
 };
+
+/// `value` as JSON text, indented by two spaces per level.
+std::string formatJson(const Json &value);
 
 /// Parses `text`. On malformed input returns false and sets `error` to a
 /// message with the byte offset.

@@ -11,6 +11,7 @@
 #include "nnrt/Json.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -50,13 +51,21 @@ struct EntryPoint {
   std::vector<Argument> args;
 };
 
+/// One row of the layer-shape table: a layer of `forward` and its output.
+struct Layer {
+  std::string name, op;
+  Shape shape;
+};
+
 struct ModelInfo {
   int interface = 0;
   std::string name;
   int64_t batchSize = 0; // 0 when the model declares none
   std::vector<Parameter> parameters;
   std::vector<EntryPoint> entryPoints;
-  Json optimizer; // Null when the model has none
+  std::vector<Layer> layers;
+  std::map<std::string, std::string> build; // compiler, llvm, target, cpu
+  Json optimizer;                           // Null when the model has none
 
   const EntryPoint *entryPoint(const std::string &name) const;
 };

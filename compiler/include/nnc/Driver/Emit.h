@@ -30,6 +30,18 @@ mlir::LogicalResult emitLLVM(mlir::ModuleOp module, Stage stage,
                              const CodegenOptions &options,
                              llvm::raw_pwrite_stream &os);
 
+/// Links `object` with the runtime's bench program (libnnrt_main.a and
+/// libnnrt.a, found in `runtimeDir`) into the executable `output`, with
+/// clang++ -fopenmp (NNC_CXX overrides the compiler). Reports errors, with
+/// the linker's output, to stderr.
+mlir::LogicalResult linkExecutable(llvm::StringRef object,
+                                   llvm::StringRef output,
+                                   llvm::StringRef runtimeDir);
+
+/// Where nnc's runtime libraries are: $NNC_RUNTIME_DIR, else the `lib`
+/// directory beside the one holding the nnc executable (`argv0`).
+std::string findRuntimeDir(const char *argv0);
+
 /// Registers the translations from the LLVM and OpenMP dialects to LLVM IR.
 void registerLLVMTranslations(mlir::DialectRegistry &registry);
 

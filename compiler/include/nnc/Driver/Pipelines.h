@@ -25,6 +25,7 @@ enum class Stage {
   LLVMIR,     ///< LLVM IR, optimised for the target CPU
   Asm,        ///< target assembly
   Obj,        ///< an object file
+  Exe,        ///< the bench program: the object linked with the runtime
 };
 
 /// The last stage that is an MLIR module; later ones are written by LLVM.
@@ -48,7 +49,8 @@ void buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage);
 /// nn-level clean-up: canonicalisation (the ops' folders) and CSE.
 void buildNNCleanupPipeline(mlir::OpPassManager &pm);
 
-/// nn to linalg on tensors, then clean-up.
+/// nn to linalg on tensors (after recording the layer table), then
+/// clean-up.
 void buildNNToLinalgPipeline(mlir::OpPassManager &pm);
 
 /// Tensors to buffers with the compiled calling convention: parameters,

@@ -22,6 +22,19 @@ def NNParamsToArguments : Pass<"nn-params-to-arguments", "::mlir::ModuleOp"> {
   }];
 }
 
+def NNRecordLayers : Pass<"nn-record-layers", "::mlir::ModuleOp"> {
+  let summary = "Record the layers of @forward and their shapes on the module";
+  let description = [{
+    Runs on the nn dialect, before it is lowered. Lists the layers of the
+    `forward` function in order, as the module attribute `nn.layers`: an
+    array of dictionaries with the layer's `name`, `op` and `shape`. A layer is the group of nn ops whose location is the same `NameLoc`
+    (conv2d, bias_add and relu of one `conv2d(..., activation=relu)` line),
+    its op the first of them, its shape the last one's result. The runtime
+    prints them as the benchmark's layer-shape table; nn-export-model-interface
+    moves them into the model description.
+  }];
+}
+
 def NNExportModelInterface
     : Pass<"nn-export-model-interface", "::mlir::ModuleOp"> {
   let summary = "Describe the compiled model for the runtime, as JSON";
@@ -31,7 +44,9 @@ def NNExportModelInterface
     interface version, the model name and batch size, every parameter (name,
     shape, element type, initialiser, trainable), every entry point with its
     arguments in order (role `param`, `input`, `labels` or `output`, name,
-    shape, element type) and the optimizer. Entry points get
+    shape, element type), the layers `nn-record-layers` recorded, the build
+    information the driver attached (`nn.build`, a dictionary of strings)
+    and the optimizer. Entry points get
     `llvm.emit_c_interface`; `symbol` names their C interface (one
     descriptor pointer per argument) and `packed` the
     `nnc_<entry>(void **args)` wrapper nn-packed-entry-points adds. The `nn.parameter` and `nn.optimizer`
@@ -39,6 +54,33 @@ def NNExportModelInterface
     docs/interface.md documents the format.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def NNVectorizableLoopOrder
+    : Pass<"nn-vectorizable-loop-order", "::mlir::func::FuncOp"> {
+  let summary = "Order linalg loops so the innermost one is unit-stride";
+  let description = [{
+    Interchanges the loops of `linalg.generic` ops (named ops are generalised
+    first) whose output's last dimension is a parallel loop followed by
+    reductions: that loop moves innermost and the reductions before it, so
+    `C[m, n] += A[m, k] * B[k, n]` runs m, k, n and a convolution's output
+    channels are innermost. The innermost loop then walks the output, and
+    usually the weights, contiguously, which LLVM vectorises. Ops with a
+    single parallel loop keep their order, so the outer loop stays parallel.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def NNSequentialInnerParallelLoops
+    : Pass<"nn-sequential-inner-parallel-loops", "::mlir::func::FuncOp"> {
+  let summary = "Turn scf.parallel loops nested in another into scf.for";
+  let description = [{
+    After `convert-linalg-to-parallel-loops`, an op whose parallel loops are
+    split by reductions has an scf.parallel inside another. Only the
+    outermost one is spread over threads; the inner ones become scf.for
+    nests, so OpenMP does not open a nested parallel region per iteration.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
 def NNPackedEntryPoints : Pass<"nn-packed-entry-points", "::mlir::ModuleOp"> {

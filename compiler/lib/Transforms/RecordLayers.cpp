@@ -1,0 +1,63 @@
+//===- RecordLayers.cpp - the nn-record-layers pass -----------------------===//
+//
+// Part of nnc. Keeps the model's layer table (name, op, shape) across the
+// lowering, for the runtime's layer-shape printout.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnc/Transforms/Passes.h"
+
+#include "nn/IR/NNDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace nnc {
+#define GEN_PASS_DEF_NNRECORDLAYERS
+#include "nnc/Transforms/Passes.h.inc"
+} // namespace nnc
+
+using namespace mlir;
+
+namespace {
+struct NNRecordLayersPass : nnc::impl::NNRecordLayersBase<NNRecordLayersPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto forward = module.lookupSymbol<func::FuncOp>("forward");
+    if (!forward || forward.isExternal())
+      return;
+
+    struct Layer {
+      StringAttr name, op;
+      ArrayRef<int64_t> shape;
+    };
+    SmallVector<Layer> layers;
+    llvm::DenseMap<StringAttr, unsigned> index;
+    forward.walk([&](Operation *op) {
+      auto loc = dyn_cast<NameLoc>(op->getLoc());
+      if (!loc || !isa<nn::NNDialect>(op->getDialect()) ||
+          op->getNumResults() != 1)
+        return;
+      auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+      if (!type)
+        return;
+      auto [it, inserted] = index.try_emplace(loc.getName(), layers.size());
+      if (inserted) {
+        StringRef opName = op->getName().stripDialect();
+        layers.push_back(
+            {loc.getName(), StringAttr::get(&getContext(), opName), {}});
+      }
+      layers[it->second].shape = type.getShape();
+    });
+
+    Builder b(&getContext());
+    SmallVector<Attribute> entries;
+    for (const Layer &l : layers)
+      entries.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("name", l.name), b.getNamedAttr("op", l.op),
+           b.getNamedAttr("shape", b.getDenseI64ArrayAttr(l.shape))}));
+    module->setAttr("nn.layers", b.getArrayAttr(entries));
+  }
+};
+} // namespace

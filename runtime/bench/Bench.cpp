@@ -1,0 +1,200 @@
+//===- Bench.cpp - the bench program's main -------------------------------===//
+//
+// Part of nnc's runtime. `nnc model.nn -o bench` links this main with the
+// compiled model: it initialises (or loads) the parameters, feeds synthetic
+// or CIFAR-10 data, runs the chosen entry point for --warmup and --steps
+// steps and prints TensorFlow's AlexNet-benchmark lines.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Entries.h"
+#include "Options.h"
+#include "Report.h"
+
+#include "nnrt/Data.h"
+#include "nnrt/Session.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <numeric>
+#include <thread>
+
+using namespace nnrt;
+
+extern "C" void omp_set_num_threads(int);
+
+namespace {
+const char *program = "bench";
+
+int fail(const std::string &message, int code = 1) {
+  std::fprintf(stderr, "%s: error: %s\n", program, message.c_str());
+  return code;
+}
+
+const char *entryFor(const std::string &mode) {
+  if (mode == "forward")
+    return "forward";
+  if (mode == "forward-backward")
+    return "forward_backward";
+  return "train_step";
+}
+
+/// Where each step's inputs come from.
+class Feeder {
+public:
+  bool setUp(const Options &options, Call &call, std::string &error) {
+    rng.seed(options.seed + 1);
+    images = call.first("input");
+    labels = call.first("labels");
+    if (options.data == "synthetic") {
+      for (Tensor *t : {images, labels})
+        if (t)
+          fillSynthetic(*t, t == labels ? classes(call) : 0, rng);
+      return true;
+    }
+    real = true;
+    if (!images)
+      return error = "the model has no input to feed CIFAR-10 images to", false;
+    if (!choosePreprocessing(images->shape(), prep, error) ||
+        !readCifar10(options.dataDir, /*train=*/true, set, error))
+      return false;
+    if (labels && classes(call) < ImageSet::kClasses)
+      return error = "the model's labels have " +
+                     std::to_string(classes(call)) +
+                     " classes; CIFAR-10 has 10",
+             false;
+    order.resize(set.count());
+    std::iota(order.begin(), order.end(), 0);
+    return true;
+  }
+
+  /// Fills the inputs of the next step (untimed).
+  void next() {
+    if (!real)
+      return;
+    fillBatch(set, order, position, prep, /*augment=*/false, rng, *images,
+              labels);
+    position = (position + images->shape()[0]) % set.count();
+  }
+
+private:
+  static int64_t classes(Call &call) {
+    for (const Argument &a : call.entry().args)
+      if (a.role == "labels")
+        return a.classes;
+    return 0;
+  }
+
+  std::mt19937_64 rng;
+  Tensor *images = nullptr, *labels = nullptr;
+  bool real = false;
+  ImageSet set;
+  Preprocessing prep;
+  std::vector<int64_t> order;
+  int64_t position = 0;
+};
+
+bool writeText(const std::string &path, const std::string &text,
+               std::string &error) {
+  std::ofstream out(path);
+  if (!(out << text) || !out.flush()) {
+    error = "cannot write '" + path + "'";
+    return false;
+  }
+  return true;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  program = argv[0];
+  Options options;
+  std::string error;
+  if (!parseOptions(argc, argv, options, error))
+    return fail(error, 2);
+  if (options.help) {
+    std::printf("%s", usage(program).c_str());
+    return 0;
+  }
+  if (options.epochs && options.mode != "train")
+    return fail("--epochs applies to --mode=train", 2);
+
+  Session session;
+  if (!session.open(modelDescription(), error))
+    return fail("the linked model's description: " + error);
+  ModelInfo model = session.info();
+  Call call;
+  std::string entry = entryFor(options.mode);
+  if (!session.bind(entry, findEntryPoint(entry), call, error))
+    return fail("--mode=" + options.mode + " needs the '" + entry +
+                    "' entry point, which model '" + model.name +
+                    "' was not compiled with",
+                2);
+  if (Tensor *input = call.first("input");
+      !model.batchSize && input && !input->shape().empty())
+    model.batchSize = input->shape()[0];
+
+  int threads = options.threads
+                    ? options.threads
+                    : static_cast<int>(std::thread::hardware_concurrency());
+  omp_set_num_threads(threads > 0 ? threads : 1);
+
+  if (options.load.empty()) {
+    session.initParameters(options.seed);
+  } else {
+    std::vector<std::string> ignored;
+    if (!session.loadParameters(options.load, error, ignored))
+      return fail(error);
+    for (const std::string &name : ignored)
+      std::fprintf(stderr,
+                   "%s: warning: '%s' holds '%s', which is not a "
+                   "parameter of model '%s'; ignored\n",
+                   program, options.load.c_str(), name.c_str(),
+                   model.name.c_str());
+  }
+  Feeder feeder;
+  if (!feeder.setUp(options, call, error))
+    return fail(error);
+
+  printLayers(model);
+  std::fflush(stdout);
+  std::vector<double> seconds;
+  for (int64_t i = 0; i < options.warmup + options.steps; ++i) {
+    feeder.next();
+    auto start = std::chrono::steady_clock::now();
+    call.run();
+    std::chrono::duration<double> took =
+        std::chrono::steady_clock::now() - start;
+    if (i < options.warmup)
+      continue;
+    int64_t step = i - options.warmup;
+    seconds.push_back(took.count());
+    if (step % 10 == 0) {
+      std::printf("%s: step %lld, duration = %.3f\n", timestamp().c_str(),
+                  static_cast<long long>(step), took.count());
+      std::fflush(stdout);
+    }
+  }
+  Summary s = summarize(seconds);
+  std::printf("%s: %s across %lld steps, %.3f +/- %.3f sec / batch\n",
+              timestamp().c_str(),
+              options.mode == "forward" ? "Forward" : "Forward-backward",
+              static_cast<long long>(options.steps), s.mean, s.stddev);
+
+  if (!options.dump.empty()) {
+    NamedTensors all = session.parameters();
+    for (const char *role : {"input", "labels", "output"})
+      for (auto &named : call.buffers(role))
+        all.push_back(named);
+    if (!writeNpz(options.dump, all, error))
+      return fail(error);
+  }
+  if (!options.save.empty() && !session.saveParameters(options.save, error))
+    return fail(error);
+  if (!options.json.empty() &&
+      !writeText(options.json,
+                 formatJson(runRecord(model, options, threads, seconds)),
+                 error))
+    return fail(error);
+  return 0;
+}

@@ -1,0 +1,66 @@
+//===- Data.h - benchmark data: synthetic and CIFAR-10 ----------*- C++ -*-===//
+//
+// Part of nnc's runtime (libnnrt). Fills a model's input and label tensors,
+// either with random data as the TensorFlow benchmarks do or from the
+// CIFAR-10 binary files, preprocessed as the reference models expect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNRT_DATA_H
+#define NNRT_DATA_H
+
+#include "nnrt/Tensor.h"
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace nnrt {
+
+/// Synthetic data: inputs drawn from N(0, 0.1) (TensorFlow's AlexNet
+/// benchmark), labels uniform over [0, classes).
+void fillSynthetic(Tensor &t, int64_t classes, std::mt19937_64 &rng);
+
+/// CIFAR-10 images as stored: 32x32x3 bytes, channel-major, with labels.
+struct ImageSet {
+  static constexpr int64_t kSide = 32, kChannels = 3, kClasses = 10;
+  static constexpr int64_t kPixels = kSide * kSide * kChannels;
+  std::vector<uint8_t> pixels; // count * kPixels
+  std::vector<int32_t> labels; // count
+  int64_t count() const { return static_cast<int64_t>(labels.size()); }
+};
+
+/// Reads the CIFAR-10 binary files of `dir`: the training set
+/// (data_batch_1.bin ... data_batch_5.bin, those present, at least one) or
+/// the test set (test_batch.bin). Each record is a label byte (0..9) and
+/// 3072 pixel bytes; a file whose size is not a whole number of records, or
+/// a label out of range, is an error naming the file and record.
+bool readCifar10(const std::string &dir, bool train, ImageSet &out,
+                 std::string &error);
+
+/// How images become model inputs, chosen from the input's shape:
+/// - [N, 32, 32, 3] NHWC or [N, 3072]: pixels scaled to [0, 1] (Keras);
+/// - [N, H, W, 3] with H, W < 32: a HxW crop, then per-image
+///   standardisation (TensorFlow's CIFAR-10 tutorial). The crop is central,
+///   or with `augment` random, randomly flipped left-right and with random
+///   brightness (+-63) and contrast (0.2..1.8), as the tutorial trains.
+struct Preprocessing {
+  enum Kind { Scale, CropStandardize } kind = Scale;
+  int64_t height = 32, width = 32;
+  bool flat = false;
+};
+
+/// The preprocessing for an input of this shape, or false with a message.
+bool choosePreprocessing(const Shape &input, Preprocessing &out,
+                         std::string &error);
+
+/// Fills `images` (and `labels`, if not null) with the set's images
+/// `order[first]`, `order[first + 1]`, ... (wrapping around).
+void fillBatch(const ImageSet &set, const std::vector<int64_t> &order,
+               int64_t first, const Preprocessing &prep, bool augment,
+               std::mt19937_64 &rng, Tensor &images, Tensor *labels);
+
+} // namespace nnrt
+
+#endif // NNRT_DATA_H

@@ -1,0 +1,40 @@
+//===- Npz.h - NumPy .npz archives ------------------------------*- C++ -*-===//
+//
+// Part of nnc's runtime (libnnrt). Parameters, inputs and outputs are saved
+// as NumPy archives (`numpy.load` and `torch.from_numpy` read them): a ZIP of
+// uncompressed .npy files, one per named array, f32 or i32, little-endian,
+// C order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNRT_NPZ_H
+#define NNRT_NPZ_H
+
+#include "nnrt/Tensor.h"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nnrt {
+
+using NamedTensors = std::vector<std::pair<std::string, const Tensor *>>;
+
+/// Writes `arrays` to `path` atomically: a temporary file in the same
+/// directory, flushed to disk, then renamed over `path`, so an interrupted
+/// write never leaves a truncated archive behind.
+bool writeNpz(const std::string &path, const NamedTensors &arrays,
+              std::string &error);
+
+/// Reads every array of an archive written by writeNpz or `numpy.savez`
+/// (f32 or i32, C order; compressed archives are refused).
+bool readNpz(const std::string &path, std::map<std::string, Tensor> &out,
+             std::string &error);
+
+/// The CRC-32 (ZIP's polynomial) of `size` bytes.
+uint32_t crc32(const void *data, size_t size);
+
+} // namespace nnrt
+
+#endif // NNRT_NPZ_H

@@ -1,0 +1,75 @@
+//===- Session.h - a compiled model's parameters and calls ------*- C++ -*-===//
+//
+// Part of nnc's runtime (libnnrt). Owns the parameters of a compiled model
+// (initialised, loaded or saved) and binds buffers to its entry points in
+// the order the description gives (docs/interface.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNRT_SESSION_H
+#define NNRT_SESSION_H
+
+#include "nnrt/Model.h"
+#include "nnrt/Npz.h"
+#include "nnrt/Tensor.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nnrt {
+
+/// The packed form of every entry point: `args[i]` is the i-th descriptor.
+using PackedFn = void (*)(void **args);
+
+/// One entry point with its arguments bound: parameters are the session's,
+/// every other argument is a buffer the call owns.
+class Call {
+public:
+  const EntryPoint &entry() const { return *ep; }
+  /// The buffer of the argument named `name` with `role`, or nullptr.
+  Tensor *arg(const std::string &role, const std::string &name);
+  /// The first argument with `role`, or nullptr.
+  Tensor *first(const std::string &role);
+  /// Every non-parameter argument with its name, for saving.
+  NamedTensors buffers(const std::string &role) const;
+
+  void run() { fn(descriptors.data()); }
+
+private:
+  friend class Session;
+  const EntryPoint *ep = nullptr;
+  PackedFn fn = nullptr;
+  std::vector<Tensor *> args; // in order; parameters point into the session
+  std::vector<Tensor> owned;
+  std::vector<void *> descriptors;
+};
+
+class Session {
+public:
+  /// Reads the model description. False with a message if it is malformed.
+  bool open(const std::string &json, std::string &error);
+  const ModelInfo &info() const { return model; }
+
+  /// Every parameter initialised as the model says, from `seed`.
+  void initParameters(uint64_t seed);
+  /// Replaces parameters with the arrays of an .npz archive of the same
+  /// names and shapes; every parameter must be present. Arrays that are not
+  /// parameters are reported in `ignored`.
+  bool loadParameters(const std::string &path, std::string &error,
+                      std::vector<std::string> &ignored);
+  bool saveParameters(const std::string &path, std::string &error) const;
+  NamedTensors parameters() const;
+
+  /// Binds entry point `name` (implemented by `fn`).
+  bool bind(const std::string &name, PackedFn fn, Call &call,
+            std::string &error);
+
+private:
+  ModelInfo model;
+  std::vector<Tensor> params;
+};
+
+} // namespace nnrt
+
+#endif // NNRT_SESSION_H

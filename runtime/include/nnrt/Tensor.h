@@ -1,0 +1,61 @@
+//===- Tensor.h - caller-owned buffers and their descriptors ----*- C++ -*-===//
+//
+// Part of nnc's runtime (libnnrt). A dense row-major buffer, 64-byte
+// aligned, with the memref descriptor compiled entry points take
+// (docs/interface.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNRT_TENSOR_H
+#define NNRT_TENSOR_H
+
+#include "nnrt/Model.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace nnrt {
+
+enum class DType { F32, I32 };
+
+/// "f32" or "i32"; false for an element type the runtime does not handle.
+bool parseDType(const std::string &name, DType &out);
+const char *dtypeName(DType type);
+
+class Tensor {
+public:
+  Tensor() = default;
+  Tensor(DType type, Shape shape);
+
+  DType type() const { return dtype; }
+  const Shape &shape() const { return dims; }
+  int64_t size() const { return count; }
+  size_t bytes() const { return static_cast<size_t>(count) * 4; }
+
+  void *data() { return storage.get(); }
+  const void *data() const { return storage.get(); }
+  float *f32() { return static_cast<float *>(data()); }
+  const float *f32() const { return static_cast<const float *>(data()); }
+  int32_t *i32() { return static_cast<int32_t *>(data()); }
+  const int32_t *i32() const { return static_cast<const int32_t *>(data()); }
+
+  /// The memref descriptor of this buffer: {allocated, aligned, offset,
+  /// sizes..., strides...}. Stable while the tensor lives.
+  void *descriptor() { return desc.data(); }
+
+private:
+  struct Free {
+    void operator()(void *p) const;
+  };
+  DType dtype = DType::F32;
+  Shape dims;
+  int64_t count = 0;
+  std::unique_ptr<void, Free> storage;
+  std::vector<int64_t> desc;
+};
+
+} // namespace nnrt
+
+#endif // NNRT_TENSOR_H

@@ -1,0 +1,276 @@
+//===- Npz.cpp - NumPy .npz archives --------------------------------------===//
+//
+// Part of nnc's runtime (libnnrt). The .npy header is NumPy's format 1.0; the
+// archive is a plain ZIP with stored entries (ZIP64 sizes are read, as
+// `numpy.savez` writes them).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnrt/Npz.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <unistd.h>
+
+using namespace nnrt;
+
+uint32_t nnrt::crc32(const void *data, size_t size) {
+  static uint32_t table[256] = {0};
+  static bool ready = [] {
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k)
+        c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      table[i] = c;
+    }
+    return true;
+  }();
+  (void)ready;
+  uint32_t c = 0xFFFFFFFFu;
+  auto *p = static_cast<const unsigned char *>(data);
+  for (size_t i = 0; i < size; ++i)
+    c = table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
+
+namespace {
+// Little-endian field writers and readers.
+void put(std::string &out, uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i)
+    out.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
+}
+
+uint64_t get(const std::string &in, size_t at, int bytes) {
+  uint64_t v = 0;
+  for (int i = bytes; i-- > 0;)
+    v = v << 8 | static_cast<unsigned char>(in[at + i]);
+  return v;
+}
+
+std::string npyHeader(const Tensor &t) {
+  const Shape &dims = t.shape();
+  std::string shape = "(";
+  for (size_t i = 0; i < dims.size(); ++i)
+    shape += (i ? ", " : "") + std::to_string(dims[i]);
+  shape += dims.size() == 1 ? ",)" : ")"; // (5,) is a tuple, (5) is not
+  std::string dict = std::string("{'descr': '") +
+                     (t.type() == DType::F32 ? "<f4" : "<i4") +
+                     "', 'fortran_order': False, 'shape': " + shape + ", }";
+  size_t total = 10 + dict.size() + 1;
+  dict.append((64 - total % 64) % 64, ' ');
+  dict.push_back('\n');
+  std::string header = "\x93NUMPY";
+  header.push_back(1);
+  header.push_back(0);
+  put(header, dict.size(), 2);
+  return header + dict;
+}
+
+bool fail(std::string &error, const std::string &message) {
+  error = message;
+  return false;
+}
+
+/// Parses a .npy file into a tensor.
+bool parseNpy(const std::string &npy, const std::string &name, Tensor &out,
+              std::string &error) {
+  std::string where = "array '" + name + "'";
+  if (npy.size() < 10 || npy.compare(0, 6, "\x93NUMPY") != 0)
+    return fail(error, where + " is not a .npy file");
+  int major = npy[6];
+  size_t lenBytes = major == 1 ? 2 : 4, start = 8 + lenBytes;
+  if (npy.size() < start)
+    return fail(error, where + " has a truncated header");
+  size_t headerLen = get(npy, 8, lenBytes);
+  if (npy.size() < start + headerLen)
+    return fail(error, where + " has a truncated header");
+  std::string dict = npy.substr(start, headerLen);
+  auto field = [&](const std::string &key) -> std::string {
+    size_t k = dict.find("'" + key + "'");
+    if (k == std::string::npos)
+      return "";
+    size_t colon = dict.find(':', k);
+    size_t end = key == "shape" ? dict.find(')', colon) + 1
+                                : dict.find_first_of(",}", colon);
+    return dict.substr(colon + 1, end - colon - 1);
+  };
+  std::string descr = field("descr");
+  DType type;
+  if (descr.find("'<f4'") != std::string::npos)
+    type = DType::F32;
+  else if (descr.find("'<i4'") != std::string::npos)
+    type = DType::I32;
+  else
+    return fail(error, where + " has element type" + descr +
+                           "; only little-endian float32 and int32 are read");
+  if (field("fortran_order").find("False") == std::string::npos)
+    return fail(error, where + " is in Fortran order; save it in C order");
+  Shape shape;
+  std::string dims = field("shape");
+  for (size_t i = 0; i < dims.size();) {
+    if (!std::isdigit(static_cast<unsigned char>(dims[i]))) {
+      ++i;
+      continue;
+    }
+    size_t used;
+    shape.push_back(std::stoll(dims.substr(i), &used));
+    i += used;
+  }
+  Tensor t(type, shape);
+  if (npy.size() - start - headerLen != t.bytes())
+    return fail(error, where + " holds " +
+                           std::to_string(npy.size() - start - headerLen) +
+                           " bytes of data; its shape " + formatShape(shape) +
+                           " needs " + std::to_string(t.bytes()));
+  std::memcpy(t.data(), npy.data() + start + headerLen, t.bytes());
+  out = std::move(t);
+  return true;
+}
+} // namespace
+
+bool nnrt::writeNpz(const std::string &path, const NamedTensors &arrays,
+                    std::string &error) {
+  std::string zip, central;
+  for (const auto &[name, tensor] : arrays) {
+    std::string file = npyHeader(*tensor);
+    file.append(static_cast<const char *>(tensor->data()), tensor->bytes());
+    if (file.size() >= 0xFFFFFFFFu || zip.size() >= 0xFFFFFFFFu)
+      return fail(error, "cannot save '" + path +
+                             "': archives over 4 GiB are not supported");
+    std::string entry = name + ".npy";
+    uint32_t crc = crc32(file.data(), file.size());
+    auto common = [&](std::string &out) {
+      put(out, 20, 2);   // version needed: 2.0
+      put(out, 0, 2);    // flags
+      put(out, 0, 2);    // stored
+      put(out, 0, 2);    // time
+      put(out, 0x21, 2); // date: 1980-01-01
+      put(out, crc, 4);
+      put(out, file.size(), 4);
+      put(out, file.size(), 4);
+      put(out, entry.size(), 2);
+      put(out, 0, 2); // extra
+    };
+    put(central, 0x02014b50, 4);
+    put(central, 20, 2); // made by
+    common(central);
+    put(central, 0, 2); // comment
+    put(central, 0, 2); // disk
+    put(central, 0, 2); // internal attributes
+    put(central, 0, 4); // external attributes
+    put(central, zip.size(), 4);
+    central += entry;
+    put(zip, 0x04034b50, 4);
+    common(zip);
+    zip += entry;
+    zip += file;
+  }
+  size_t centralAt = zip.size();
+  zip += central;
+  put(zip, 0x06054b50, 4);
+  put(zip, 0, 4); // disks
+  put(zip, arrays.size(), 2);
+  put(zip, arrays.size(), 2);
+  put(zip, central.size(), 4);
+  put(zip, centralAt, 4);
+  put(zip, 0, 2); // comment
+
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  FILE *f = std::fopen(tmp.c_str(), "wb");
+  if (!f)
+    return fail(error, "cannot write '" + path + "': " + std::strerror(errno));
+  bool ok = std::fwrite(zip.data(), 1, zip.size(), f) == zip.size() &&
+            std::fflush(f) == 0 && fsync(fileno(f)) == 0;
+  int savedErrno = errno;
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    if (ok)
+      savedErrno = errno;
+    std::remove(tmp.c_str());
+    return fail(error,
+                "cannot write '" + path + "': " + std::strerror(savedErrno));
+  }
+  return true;
+}
+
+bool nnrt::readNpz(const std::string &path, std::map<std::string, Tensor> &out,
+                   std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return fail(error, "cannot read '" + path + "': " + std::strerror(errno));
+  std::string zip((std::istreambuf_iterator<char>(in)),
+                  std::istreambuf_iterator<char>());
+  std::string bad = "'" + path + "' is not a NumPy .npz archive";
+  // The end-of-central-directory record, searched from the end.
+  size_t eocd = std::string::npos;
+  for (size_t i = zip.size() >= 22 ? zip.size() - 22 : std::string::npos;
+       i != std::string::npos && zip.size() - i <= 22 + 0xFFFF; --i) {
+    if (get(zip, i, 4) == 0x06054b50) {
+      eocd = i;
+      break;
+    }
+    if (i == 0)
+      break;
+  }
+  if (eocd == std::string::npos)
+    return fail(error, bad);
+  uint64_t count = get(zip, eocd + 10, 2), at = get(zip, eocd + 16, 4);
+  if ((count == 0xFFFF || at == 0xFFFFFFFFu) && eocd >= 20 &&
+      get(zip, eocd - 20, 4) == 0x07064b50) {
+    uint64_t z64 = get(zip, eocd - 12, 8);
+    if (z64 + 56 > zip.size() || get(zip, z64, 4) != 0x06064b50)
+      return fail(error, bad);
+    count = get(zip, z64 + 32, 8);
+    at = get(zip, z64 + 48, 8);
+  }
+  for (uint64_t n = 0; n < count; ++n) {
+    if (at + 46 > zip.size() || get(zip, at, 4) != 0x02014b50)
+      return fail(error, bad + " (corrupt central directory)");
+    uint64_t method = get(zip, at + 10, 2), crc = get(zip, at + 16, 4);
+    uint64_t csize = get(zip, at + 20, 4), usize = get(zip, at + 24, 4);
+    uint64_t nameLen = get(zip, at + 28, 2), extraLen = get(zip, at + 30, 2);
+    uint64_t commentLen = get(zip, at + 32, 2), local = get(zip, at + 42, 4);
+    if (at + 46 + nameLen + extraLen > zip.size())
+      return fail(error, bad + " (corrupt central directory)");
+    std::string name = zip.substr(at + 46, nameLen);
+    // ZIP64 sizes and offset, for the fields saturated above.
+    for (size_t e = at + 46 + nameLen; e + 4 <= at + 46 + nameLen + extraLen;) {
+      uint64_t id = get(zip, e, 2), len = get(zip, e + 2, 2), p = e + 4;
+      if (id == 1) {
+        for (uint64_t *field : {&usize, &csize, &local})
+          if (*field == 0xFFFFFFFFu && p + 8 <= e + 4 + len)
+            *field = get(zip, p, 8), p += 8;
+      }
+      e += 4 + len;
+    }
+    at += 46 + nameLen + extraLen + commentLen;
+    if (method != 0)
+      return fail(error, "'" + path + "': entry '" + name +
+                             "' is compressed; save with numpy.savez, not "
+                             "numpy.savez_compressed");
+    if (local + 30 > zip.size() || get(zip, local, 4) != 0x04034b50)
+      return fail(error, bad + " (corrupt entry '" + name + "')");
+    uint64_t data =
+        local + 30 + get(zip, local + 26, 2) + get(zip, local + 28, 2);
+    if (csize != usize || data + csize > zip.size())
+      return fail(error, "'" + path + "': entry '" + name + "' is truncated");
+    std::string npy = zip.substr(data, csize);
+    if (crc32(npy.data(), npy.size()) != crc)
+      return fail(error, "'" + path + "': entry '" + name +
+                             "' is corrupt (CRC mismatch)");
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".npy") == 0)
+      name.resize(name.size() - 4);
+    Tensor t;
+    if (!parseNpy(npy, name, t, error)) {
+      error = "'" + path + "': " + error;
+      return false;
+    }
+    out[name] = std::move(t);
+  }
+  return true;
+}

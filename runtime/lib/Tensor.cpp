@@ -1,0 +1,51 @@
+//===- Tensor.cpp - caller-owned buffers and their descriptors ------------===//
+//
+// Part of nnc's runtime (libnnrt).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnrt/Tensor.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+using namespace nnrt;
+
+bool nnrt::parseDType(const std::string &name, DType &out) {
+  if (name == "f32")
+    out = DType::F32;
+  else if (name == "i32")
+    out = DType::I32;
+  else
+    return false;
+  return true;
+}
+
+const char *nnrt::dtypeName(DType type) {
+  return type == DType::F32 ? "f32" : "i32";
+}
+
+void Tensor::Free::operator()(void *p) const { std::free(p); }
+
+Tensor::Tensor(DType type, Shape shape)
+    : dtype(type), dims(std::move(shape)), count(elementCount(dims)) {
+  constexpr size_t kAlign = 64;
+  size_t size = (bytes() + kAlign - 1) / kAlign * kAlign;
+  void *p = std::aligned_alloc(kAlign, size ? size : kAlign);
+  if (!p)
+    throw std::bad_alloc();
+  std::memset(p, 0, size);
+  storage.reset(p);
+
+  size_t rank = dims.size();
+  desc.assign(3 + 2 * rank, 0);
+  auto address = static_cast<int64_t>(reinterpret_cast<intptr_t>(p));
+  desc[0] = desc[1] = address;
+  int64_t stride = 1;
+  for (size_t i = rank; i-- > 0;) {
+    desc[3 + i] = dims[i];
+    desc[3 + rank + i] = stride;
+    stride *= dims[i];
+  }
+}
