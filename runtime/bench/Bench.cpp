@@ -14,11 +14,13 @@
 #include "nnrt/Data.h"
 #include "nnrt/Session.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <numeric>
 #include <thread>
+#include <unistd.h>
 
 using namespace nnrt;
 
@@ -95,6 +97,22 @@ private:
   int64_t position = 0;
 };
 
+/// Output files are checked before the run, so a long run never ends
+/// unable to write what it computed.
+bool checkWritable(const std::string &path, std::string &error) {
+  if (path.empty())
+    return true;
+  size_t slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  if (dir.empty())
+    dir = "/";
+  if (access(dir.c_str(), W_OK) == 0)
+    return true;
+  error = "cannot write '" + path + "': directory '" + dir + "' " +
+          (errno == ENOENT ? "does not exist" : "is not writable");
+  return false;
+}
+
 bool writeText(const std::string &path, const std::string &text,
                std::string &error) {
   std::ofstream out(path);
@@ -118,6 +136,11 @@ int main(int argc, char **argv) {
   }
   if (options.epochs && options.mode != "train")
     return fail("--epochs applies to --mode=train", 2);
+
+  for (const std::string *path :
+       {&options.save, &options.dump, &options.json})
+    if (!checkWritable(*path, error))
+      return fail(error);
 
   Session session;
   if (!session.open(modelDescription(), error))

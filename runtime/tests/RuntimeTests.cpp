@@ -5,13 +5,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nnrt/Data.h"
 #include "nnrt/Init.h"
 #include "nnrt/Json.h"
 #include "nnrt/Model.h"
+#include "nnrt/Npz.h"
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <map>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 using namespace nnrt;
@@ -174,6 +179,117 @@ void testMemrefCopy() {
       ok &= dst[i * 5 + j] == src[(i + 1) * 7 + (j + 2)];
   check(ok, "memrefCopy copies a strided view");
 }
+void testTensor() {
+  Tensor t(DType::F32, {2, 3, 4});
+  auto *d = static_cast<int64_t *>(t.descriptor());
+  check(d[0] == d[1] && reinterpret_cast<void *>(d[1]) == t.data() && d[2] == 0,
+        "descriptor: allocated = aligned = data, offset 0");
+  check(d[3] == 2 && d[4] == 3 && d[5] == 4 && d[6] == 12 && d[7] == 4 &&
+            d[8] == 1,
+        "descriptor: sizes then row-major strides");
+  check(reinterpret_cast<uintptr_t>(t.data()) % 64 == 0 && t.f32()[23] == 0,
+        "buffers are 64-byte aligned and zeroed");
+}
+
+void testJsonFormat() {
+  Json j;
+  j["name"] = "a \"quoted\"\nname";
+  j["x"] = 0.1;
+  j["n"] = int64_t(123456789012);
+  j["list"] = Json::makeArray();
+  j["list"].array.push_back(true);
+  j["empty"] = Json::makeObject();
+  std::string text = formatJson(j), error;
+  Json back;
+  check(parseJson(text, back, error) &&
+            back.get("name")->string == j.get("name")->string &&
+            back.get("x")->number == 0.1 &&
+            back.get("n")->number == 123456789012.0 &&
+            back.get("list")->array.size() == 1 &&
+            back.get("empty")->kind == Json::Object,
+        "formatJson output parses back to the same values: " + error);
+  check(text.find("\"x\": 0.1") != std::string::npos,
+        "numbers are written in their shortest exact form");
+}
+
+void testNpz() {
+  check(crc32("123456789", 9) == 0xCBF43926u, "CRC-32 check value");
+  Tensor a(DType::F32, {3, 2}), b(DType::I32, {5}), c(DType::F32, {});
+  for (int i = 0; i < 6; ++i)
+    a.f32()[i] = 0.5f * i - 1;
+  for (int i = 0; i < 5; ++i)
+    b.i32()[i] = -i;
+  c.f32()[0] = 42;
+  std::string path = "/tmp/nnrt-tests-" + std::to_string(getpid()) + ".npz",
+              error;
+  check(writeNpz(path, {{"conv1.weights", &a}, {"labels", &b}, {"loss", &c}},
+                 error),
+        "writeNpz: " + error);
+  std::map<std::string, Tensor> back;
+  check(readNpz(path, back, error), "readNpz: " + error);
+  check(back.size() == 3 && back["conv1.weights"].shape() == a.shape() &&
+            std::memcmp(back["conv1.weights"].data(), a.data(), a.bytes()) ==
+                0 &&
+            back["labels"].type() == DType::I32 &&
+            std::memcmp(back["labels"].data(), b.data(), b.bytes()) == 0 &&
+            back["loss"].shape().empty() && back["loss"].f32()[0] == 42,
+        "an archive reads back the same names, shapes, types and values");
+  // A flipped data byte is caught by the CRC.
+  FILE *f = std::fopen(path.c_str(), "r+b");
+  std::fseek(f, 120, SEEK_SET); // in conv1.weights' data
+  int byte = std::fgetc(f);
+  std::fseek(f, 120, SEEK_SET); // in conv1.weights' data
+  std::fputc(byte ^ 1, f);
+  std::fclose(f);
+  check(!readNpz(path, back, error) &&
+            error.find("CRC mismatch") != std::string::npos,
+        "a corrupt entry is refused: " + error);
+  std::remove(path.c_str());
+}
+
+void testPreprocessing() {
+  Preprocessing p;
+  std::string error;
+  check(choosePreprocessing({4, 24, 24, 3}, p, error) &&
+            p.kind == Preprocessing::CropStandardize && p.height == 24,
+        "a 24x24 input takes standardised crops");
+  check(choosePreprocessing({4, 32, 32, 3}, p, error) &&
+            p.kind == Preprocessing::Scale,
+        "a 32x32 input takes scaled images");
+  check(choosePreprocessing({4, 3072}, p, error) && p.flat,
+        "a 3072-wide input takes flat scaled images");
+  check(!choosePreprocessing({4, 224, 224, 3}, p, error) &&
+            error.find("[4, 224, 224, 3]") != std::string::npos,
+        "a 224x224 input is refused with its shape");
+
+  // A flat image standardises to zeros (the stddev floor), not NaN; a
+  // random crop stays inside the image.
+  ImageSet set;
+  set.pixels.assign(2 * ImageSet::kPixels, 7);
+  set.labels = {3, 9};
+  for (int i = 0; i < 1024; ++i)
+    set.pixels[ImageSet::kPixels + i] = static_cast<uint8_t>(i % 251);
+  choosePreprocessing({2, 24, 24, 3}, p, error);
+  Tensor images(DType::F32, {2, 24, 24, 3}), labels(DType::I32, {2});
+  std::mt19937_64 rng(1);
+  fillBatch(set, {0, 1}, 0, p, /*augment=*/true, rng, images, &labels);
+  bool zeros = true, finite = true;
+  for (int i = 0; i < 24 * 24 * 3; ++i)
+    zeros &= images.f32()[i] == 0;
+  double sum = 0, sumSq = 0;
+  for (int i = 24 * 24 * 3; i < 2 * 24 * 24 * 3; ++i) {
+    float v = images.f32()[i];
+    finite &= std::isfinite(v);
+    sum += v, sumSq += double(v) * v;
+  }
+  double n = 24 * 24 * 3, mean = sum / n;
+  check(zeros, "a flat image standardises to zeros");
+  check(finite && std::fabs(mean) < 1e-5 &&
+            std::fabs(sumSq / n - mean * mean - 1) < 1e-4,
+        "a standardised crop has zero mean and unit variance");
+  check(labels.i32()[0] == 3 && labels.i32()[1] == 9,
+        "labels follow their images");
+}
 } // namespace
 
 int main() {
@@ -181,6 +297,10 @@ int main() {
   testModelInfo();
   testInit();
   testMemrefCopy();
+  testTensor();
+  testJsonFormat();
+  testNpz();
+  testPreprocessing();
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

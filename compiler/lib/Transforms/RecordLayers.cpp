@@ -36,8 +36,9 @@ struct NNRecordLayersPass : nnc::impl::NNRecordLayersBase<NNRecordLayersPass> {
     llvm::DenseMap<StringAttr, unsigned> index;
     forward.walk([&](Operation *op) {
       auto loc = dyn_cast<NameLoc>(op->getLoc());
+      // Parameter reads carry their layer's name but are not layers.
       if (!loc || !isa<nn::NNDialect>(op->getDialect()) ||
-          op->getNumResults() != 1)
+          isa<nn::GetParamOp>(op) || op->getNumResults() != 1)
         return;
       auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
       if (!type)

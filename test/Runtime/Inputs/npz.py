@@ -1,0 +1,58 @@
+"""NumPy's side of the bench program's .npz files: `npz.py ACTION ARGS`.
+
+  check-saved SAVED DUMP   the saved parameters are the dumped ones, in
+                           declaration order, readable by numpy.load
+  same A B                 A and B hold the same arrays
+  differ A B               A and B hold the same names but other values
+  resave SRC DST KIND      DST from SRC's parameters with numpy.savez:
+                           KIND = plain, compressed, extra, reshaped, missing
+"""
+
+import sys
+import zipfile
+
+import numpy as np
+
+
+def load(path):
+    with np.load(path) as f:
+        return {k: f[k] for k in f.files}
+
+
+def main(action, *args):
+    if action == "check-saved":
+        saved, dump = load(args[0]), load(args[1])
+        names = [n[:-4] for n in zipfile.ZipFile(args[0]).namelist()]
+        print("parameters:", " ".join(names))
+        for k, v in saved.items():
+            assert v.dtype == np.float32, (k, v.dtype)
+            assert np.array_equal(v, dump[k]), k
+        print("saved parameters equal the dumped ones")
+    elif action == "same":
+        a, b = load(args[0]), load(args[1])
+        assert a.keys() == b.keys()
+        assert all(np.array_equal(a[k], b[k]) for k in a)
+        print("same arrays")
+    elif action == "differ":
+        a, b = load(args[0]), load(args[1])
+        assert a.keys() == b.keys()
+        print("differing:", " ".join(sorted(
+            k for k in a if not np.array_equal(a[k], b[k]))))
+    elif action == "resave":
+        src, dst, kind = args
+        params = load(src)
+        if kind == "extra":
+            params["notes"] = np.arange(3, dtype=np.int32)
+        elif kind == "reshaped":
+            params["probs.biases"] = np.zeros((5, 2), np.float32)
+        elif kind == "missing":
+            del params["probs.biases"]
+        else:
+            params = {k: v * 2 for k, v in params.items()}
+        save = np.savez_compressed if kind == "compressed" else np.savez
+        save(dst, **params)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))
