@@ -52,6 +52,9 @@ void nnc::buildNNCleanupPipeline(mlir::OpPassManager &pm) {
 void nnc::buildNNToLinalgPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createNNRecordLayers());
   pm.addPass(createConvertNNToLinalg());
+  // Elementwise chains (bias, activation, the losses' pieces) become one
+  // linalg.generic each, so their intermediates are never materialised.
+  pm.addPass(mlir::createLinalgElementwiseOpFusionPass());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
 }

@@ -49,8 +49,8 @@ void buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage);
 /// nn-level clean-up: canonicalisation (the ops' folders) and CSE.
 void buildNNCleanupPipeline(mlir::OpPassManager &pm);
 
-/// nn to linalg on tensors (after recording the layer table), then
-/// clean-up.
+/// nn to linalg on tensors (after recording the layer table), elementwise
+/// chains fused, then clean-up.
 void buildNNToLinalgPipeline(mlir::OpPassManager &pm);
 
 /// Tensors to buffers with the compiled calling convention: parameters,
