@@ -137,8 +137,7 @@ int main(int argc, char **argv) {
   if (options.epochs && options.mode != "train")
     return fail("--epochs applies to --mode=train", 2);
 
-  for (const std::string *path :
-       {&options.save, &options.dump, &options.json})
+  for (const std::string *path : {&options.save, &options.dump, &options.json})
     if (!checkWritable(*path, error))
       return fail(error);
 
