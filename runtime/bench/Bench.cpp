@@ -7,11 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DataSource.h"
 #include "Entries.h"
 #include "Options.h"
 #include "Report.h"
+#include "Train.h"
 
-#include "nnrt/Data.h"
 #include "nnrt/Session.h"
 
 #include <cerrno>
@@ -41,61 +42,6 @@ const char *entryFor(const std::string &mode) {
     return "forward_backward";
   return "train_step";
 }
-
-/// Where each step's inputs come from.
-class Feeder {
-public:
-  bool setUp(const Options &options, Call &call, std::string &error) {
-    rng.seed(options.seed + 1);
-    images = call.first("input");
-    labels = call.first("labels");
-    if (options.data == "synthetic") {
-      for (Tensor *t : {images, labels})
-        if (t)
-          fillSynthetic(*t, t == labels ? classes(call) : 0, rng);
-      return true;
-    }
-    real = true;
-    if (!images)
-      return error = "the model has no input to feed CIFAR-10 images to", false;
-    if (!choosePreprocessing(images->shape(), prep, error) ||
-        !readCifar10(options.dataDir, /*train=*/true, set, error))
-      return false;
-    if (labels && classes(call) < ImageSet::kClasses)
-      return error = "the model's labels have " +
-                     std::to_string(classes(call)) +
-                     " classes; CIFAR-10 has 10",
-             false;
-    order.resize(set.count());
-    std::iota(order.begin(), order.end(), 0);
-    return true;
-  }
-
-  /// Fills the inputs of the next step (untimed).
-  void next() {
-    if (!real)
-      return;
-    fillBatch(set, order, position, prep, /*augment=*/false, rng, *images,
-              labels);
-    position = (position + images->shape()[0]) % set.count();
-  }
-
-private:
-  static int64_t classes(Call &call) {
-    for (const Argument &a : call.entry().args)
-      if (a.role == "labels")
-        return a.classes;
-    return 0;
-  }
-
-  std::mt19937_64 rng;
-  Tensor *images = nullptr, *labels = nullptr;
-  bool real = false;
-  ImageSet set;
-  Preprocessing prep;
-  std::vector<int64_t> order;
-  int64_t position = 0;
-};
 
 /// Output files are checked before the run, so a long run never ends
 /// unable to write what it computed.
@@ -174,34 +120,57 @@ int main(int argc, char **argv) {
                    program, options.load.c_str(), name.c_str(),
                    model.name.c_str());
   }
-  Feeder feeder;
-  if (!feeder.setUp(options, call, error))
+  DataSource data;
+  if (!data.setUp(options, call, error))
     return fail(error);
+  if (options.epochs && !data.real())
+    return fail("--epochs needs a real data set (--data=cifar10:DIR or "
+                "mnist:DIR); use --steps on synthetic data",
+                2);
 
-  printLayers(model);
-  std::fflush(stdout);
   std::vector<double> seconds;
-  for (int64_t i = 0; i < options.warmup + options.steps; ++i) {
-    feeder.next();
-    auto start = std::chrono::steady_clock::now();
-    call.run();
-    std::chrono::duration<double> took =
-        std::chrono::steady_clock::now() - start;
-    if (i < options.warmup)
-      continue;
-    int64_t step = i - options.warmup;
-    seconds.push_back(took.count());
-    if (step % 10 == 0) {
-      std::printf("%s: step %lld, duration = %.3f\n", timestamp().c_str(),
-                  static_cast<long long>(step), took.count());
-      std::fflush(stdout);
+  Json training = Json::makeObject();
+  if (options.mode == "train") {
+    Call eval;
+    bool hasEval = session.info().entryPoint("eval") &&
+                   session.bind("eval", findEntryPoint("eval"), eval, error);
+    if (int status = runTraining(options, call, hasEval ? &eval : nullptr,
+                                 data, seconds, training))
+      return status;
+  } else {
+    printLayers(model);
+    std::fflush(stdout);
+    std::vector<int64_t> order;
+    if (data.real())
+      order = data.order(data.train(), /*shuffle=*/false);
+    else
+      data.fillSynthetic(call);
+    for (int64_t i = 0; i < options.warmup + options.steps; ++i) {
+      if (data.real())
+        data.fill(call, data.train(), order, i * data.batchSize(),
+                  /*augment=*/false);
+      auto start = std::chrono::steady_clock::now();
+      call.run();
+      std::chrono::duration<double> took =
+          std::chrono::steady_clock::now() - start;
+      if (i < options.warmup)
+        continue;
+      int64_t step = i - options.warmup;
+      seconds.push_back(took.count());
+      if (step % 10 == 0) {
+        std::printf("%s: step %lld, duration = %.3f\n", timestamp().c_str(),
+                    static_cast<long long>(step), took.count());
+        std::fflush(stdout);
+      }
     }
   }
   Summary s = summarize(seconds);
+  const char *what = options.mode == "forward"            ? "Forward"
+                     : options.mode == "forward-backward" ? "Forward-backward"
+                                                          : "Train";
   std::printf("%s: %s across %lld steps, %.3f +/- %.3f sec / batch\n",
-              timestamp().c_str(),
-              options.mode == "forward" ? "Forward" : "Forward-backward",
-              static_cast<long long>(options.steps), s.mean, s.stddev);
+              timestamp().c_str(), what, static_cast<long long>(seconds.size()),
+              s.mean, s.stddev);
 
   if (!options.dump.empty()) {
     NamedTensors all = session.parameters();
@@ -213,10 +182,12 @@ int main(int argc, char **argv) {
   }
   if (!options.save.empty() && !session.saveParameters(options.save, error))
     return fail(error);
-  if (!options.json.empty() &&
-      !writeText(options.json,
-                 formatJson(runRecord(model, options, threads, seconds)),
-                 error))
-    return fail(error);
+  if (!options.json.empty()) {
+    Json record = runRecord(model, options, threads, seconds);
+    for (auto &[key, value] : training.object)
+      record[key] = value;
+    if (!writeText(options.json, formatJson(record), error))
+      return fail(error);
+  }
   return 0;
 }

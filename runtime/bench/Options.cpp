@@ -26,7 +26,10 @@ Runs and times the compiled model.
   --seed=N           seed of parameter initialisation and synthetic data
                      (default 1)
   --data=SOURCE      synthetic (default: random inputs, as the TensorFlow
-                     benchmarks) or cifar10:DIR (the CIFAR-10 binary files)
+                     benchmarks), cifar10:DIR (the CIFAR-10 binary files) or
+                     mnist:DIR (MNIST's uncompressed IDX files)
+  --holdout=N        test on the last N images of the training files (the
+                     default when the data has no test files: none)
   --load=FILE.npz    parameters from a NumPy archive instead of initialising
   --save=FILE.npz    write the parameters after the run (atomically)
   --dump=FILE.npz    write the parameters, inputs and outputs of the last step
@@ -88,14 +91,18 @@ bool nnrt::parseOptions(int argc, char **argv, Options &out,
                 out.data = v;
                 return true;
               }
-              if (v.rfind("cifar10:", 0) == 0 && v.size() > 8) {
-                out.data = "cifar10";
-                out.dataDir = v.substr(8);
-                return true;
+              for (const char *kind : {"cifar10", "mnist"}) {
+                std::string prefix = std::string(kind) + ":";
+                if (v.rfind(prefix, 0) == 0 && v.size() > prefix.size()) {
+                  out.data = kind;
+                  out.dataDir = v.substr(prefix.size());
+                  return true;
+                }
               }
               return false;
             },
-            "synthetic or cifar10:DIR"}},
+            "synthetic, cifar10:DIR or mnist:DIR"}},
+          {"holdout", {integer(0, kMax, out.holdout), "an integer >= 0"}},
           {"load", {text(out.load), "a file name"}},
           {"save", {text(out.save), "a file name"}},
           {"dump", {text(out.dump), "a file name"}},

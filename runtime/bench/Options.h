@@ -17,8 +17,9 @@ struct Options {
   int64_t steps = 100, warmup = 10, epochs = 0;
   int threads = 0; // 0: every core
   uint64_t seed = 1;
-  std::string data = "synthetic"; // or cifar10
+  std::string data = "synthetic"; // or cifar10, mnist
   std::string dataDir;
+  int64_t holdout = -1; // images held out of the training set for testing
   std::string json, load, save, dump;
   bool help = false;
 };

@@ -37,7 +37,7 @@ static bool readFile(const std::string &path, ImageSet &out,
   }
   std::string bytes((std::istreambuf_iterator<char>(in)),
                     std::istreambuf_iterator<char>());
-  constexpr int64_t kRecord = 1 + ImageSet::kPixels;
+  const int64_t kRecord = 1 + out.pixelsPerImage();
   int64_t size = static_cast<int64_t>(bytes.size());
   if (size == 0 || size % kRecord != 0) {
     error = "'" + path + "' is not in the CIFAR-10 binary format: its " +
@@ -49,7 +49,7 @@ static bool readFile(const std::string &path, ImageSet &out,
   for (int64_t r = 0; r < size / kRecord; ++r) {
     auto *record =
         reinterpret_cast<const uint8_t *>(bytes.data()) + r * kRecord;
-    if (record[0] >= ImageSet::kClasses) {
+    if (record[0] >= out.classes) {
       error = "'" + path + "': record " + std::to_string(r) + " has label " +
               std::to_string(record[0]) + "; CIFAR-10 labels are 0..9";
       return false;
@@ -89,32 +89,109 @@ bool nnrt::readCifar10(const std::string &dir, bool train, ImageSet &out,
   return true;
 }
 
-bool nnrt::choosePreprocessing(const Shape &input, Preprocessing &out,
-                               std::string &error) {
+bool nnrt::choosePreprocessing(const ImageSet &set, const Shape &input,
+                               Preprocessing &out, std::string &error) {
   out = Preprocessing();
-  if (input.size() == 2 && input[1] == ImageSet::kPixels) {
+  out.height = out.width = set.side;
+  if (input.size() == 2 && input[1] == set.pixelsPerImage()) {
     out.flat = true;
     return true;
   }
-  if (input.size() == 4 && input[3] == ImageSet::kChannels &&
-      input[1] <= ImageSet::kSide && input[2] <= ImageSet::kSide) {
+  if (input.size() == 4 && input[3] == set.channels &&
+      input[1] <= set.side && input[2] <= set.side) {
     out.height = input[1];
     out.width = input[2];
-    if (out.height < ImageSet::kSide || out.width < ImageSet::kSide)
+    if (out.height < set.side || out.width < set.side)
       out.kind = Preprocessing::CropStandardize;
     return true;
   }
-  error = "CIFAR-10 images are 32x32x3; the model's input " +
-          formatShape(input) +
-          " takes neither them ([N, 32, 32, 3] or [N, 3072]) nor a crop of "
-          "them ([N, H, W, 3], H and W at most 32)";
+  std::string s = std::to_string(set.side), c = std::to_string(set.channels);
+  error = "the data's images are " + s + "x" + s + "x" + c +
+          "; the model's input " + formatShape(input) + " takes neither them ([N, " +
+          s + ", " + s + ", " + c + "] or [N, " +
+          std::to_string(set.pixelsPerImage()) +
+          "]) nor a crop of them ([N, H, W, " + c + "], H and W at most " + s +
+          ")";
   return false;
 }
 
+static bool readAll(const std::string &path, std::string &bytes,
+                    std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot read '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  bytes.assign(std::istreambuf_iterator<char>(in),
+               std::istreambuf_iterator<char>());
+  return true;
+}
+
+static uint32_t bigEndian(const std::string &b, size_t at) {
+  auto u = [&](size_t i) { return uint32_t(uint8_t(b[at + i])); };
+  return u(0) << 24 | u(1) << 16 | u(2) << 8 | u(3);
+}
+
+bool nnrt::readMnist(const std::string &dir, bool train, ImageSet &out,
+                     std::string &error) {
+  out = ImageSet();
+  out.side = 28;
+  out.channels = 1;
+  out.channelMajor = false;
+  std::string prefix = dir + "/" + (train ? "train" : "t10k");
+  if (train && !std::ifstream(prefix + "-images-idx3-ubyte").good())
+    prefix = dir + "/t10k";
+  std::string imagesPath = prefix + "-images-idx3-ubyte";
+  std::string labelsPath = prefix + "-labels-idx1-ubyte";
+  std::string images, labels;
+  if (!readAll(imagesPath, images, error) ||
+      !readAll(labelsPath, labels, error))
+    return false;
+  if (images.size() < 16 || bigEndian(images, 0) != 0x803 ||
+      bigEndian(images, 8) != 28 || bigEndian(images, 12) != 28) {
+    error = "'" + imagesPath + "' is not an IDX file of 28x28 images";
+    return false;
+  }
+  if (labels.size() < 8 || bigEndian(labels, 0) != 0x801) {
+    error = "'" + labelsPath + "' is not an IDX label file";
+    return false;
+  }
+  int64_t n = bigEndian(images, 4);
+  if (int64_t(bigEndian(labels, 4)) != n ||
+      int64_t(images.size()) != 16 + n * 784 ||
+      int64_t(labels.size()) != 8 + n) {
+    error = "'" + imagesPath + "' and '" + labelsPath +
+            "' disagree on the number of images or are truncated";
+    return false;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    uint8_t label = labels[8 + i];
+    if (label >= out.classes) {
+      error = "'" + labelsPath + "': label " + std::to_string(i) + " is " +
+              std::to_string(label) + "; MNIST labels are 0..9";
+      return false;
+    }
+    out.labels.push_back(label);
+  }
+  out.pixels.assign(images.begin() + 16, images.end());
+  return true;
+}
+
+void nnrt::splitImages(ImageSet &set, int64_t first, ImageSet &tail) {
+  tail = set;
+  first = std::min(first, set.count());
+  tail.labels.assign(set.labels.begin() + first, set.labels.end());
+  tail.pixels.assign(set.pixels.begin() + first * set.pixelsPerImage(),
+                     set.pixels.end());
+  set.labels.resize(first);
+  set.pixels.resize(first * set.pixelsPerImage());
+}
+
 /// One image into `out` (H*W*3 floats, HWC).
-static void prepareImage(const uint8_t *pixels, const Preprocessing &prep,
-                         bool augment, std::mt19937_64 &rng, float *out) {
-  const int64_t side = ImageSet::kSide, channels = ImageSet::kChannels;
+static void prepareImage(const ImageSet &set, const uint8_t *pixels,
+                         const Preprocessing &prep, bool augment,
+                         std::mt19937_64 &rng, float *out) {
+  const int64_t side = set.side, channels = set.channels;
   int64_t h = prep.height, w = prep.width;
   int64_t top = (side - h) / 2, left = (side - w) / 2;
   bool flip = false;
@@ -130,8 +207,10 @@ static void prepareImage(const uint8_t *pixels, const Preprocessing &prep,
     for (int64_t x = 0; x < w; ++x)
       for (int64_t c = 0; c < channels; ++c) {
         int64_t sx = left + (flip ? w - 1 - x : x);
-        out[(y * w + x) * channels + c] =
-            pixels[c * side * side + (top + y) * side + sx];
+        int64_t at = set.channelMajor
+                         ? c * side * side + (top + y) * side + sx
+                         : ((top + y) * side + sx) * channels + c;
+        out[(y * w + x) * channels + c] = pixels[at];
       }
   int64_t n = h * w * channels;
   if (prep.kind == Preprocessing::Scale) {
@@ -171,8 +250,8 @@ void nnrt::fillBatch(const ImageSet &set, const std::vector<int64_t> &order,
   int64_t stride = images.size() / batch;
   for (int64_t b = 0; b < batch; ++b) {
     int64_t index = order[(first + b) % order.size()];
-    prepareImage(&set.pixels[index * ImageSet::kPixels], prep, augment, rng,
-                 images.f32() + b * stride);
+    prepareImage(set, &set.pixels[index * set.pixelsPerImage()], prep, augment,
+                 rng, images.f32() + b * stride);
     if (labels)
       labels->i32()[b] = set.labels[index];
   }

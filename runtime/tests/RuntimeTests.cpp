@@ -250,26 +250,27 @@ void testNpz() {
 void testPreprocessing() {
   Preprocessing p;
   std::string error;
-  check(choosePreprocessing({4, 24, 24, 3}, p, error) &&
+  ImageSet cifar;
+  check(choosePreprocessing(cifar, {4, 24, 24, 3}, p, error) &&
             p.kind == Preprocessing::CropStandardize && p.height == 24,
         "a 24x24 input takes standardised crops");
-  check(choosePreprocessing({4, 32, 32, 3}, p, error) &&
+  check(choosePreprocessing(cifar, {4, 32, 32, 3}, p, error) &&
             p.kind == Preprocessing::Scale,
         "a 32x32 input takes scaled images");
-  check(choosePreprocessing({4, 3072}, p, error) && p.flat,
+  check(choosePreprocessing(cifar, {4, 3072}, p, error) && p.flat,
         "a 3072-wide input takes flat scaled images");
-  check(!choosePreprocessing({4, 224, 224, 3}, p, error) &&
+  check(!choosePreprocessing(cifar, {4, 224, 224, 3}, p, error) &&
             error.find("[4, 224, 224, 3]") != std::string::npos,
         "a 224x224 input is refused with its shape");
 
   // A flat image standardises to zeros (the stddev floor), not NaN; a
   // random crop stays inside the image.
   ImageSet set;
-  set.pixels.assign(2 * ImageSet::kPixels, 7);
+  set.pixels.assign(2 * cifar.pixelsPerImage(), 7);
   set.labels = {3, 9};
   for (int i = 0; i < 1024; ++i)
-    set.pixels[ImageSet::kPixels + i] = static_cast<uint8_t>(i % 251);
-  choosePreprocessing({2, 24, 24, 3}, p, error);
+    set.pixels[set.pixelsPerImage() + i] = static_cast<uint8_t>(i % 251);
+  choosePreprocessing(set, {2, 24, 24, 3}, p, error);
   Tensor images(DType::F32, {2, 24, 24, 3}), labels(DType::I32, {2});
   std::mt19937_64 rng(1);
   fillBatch(set, {0, 1}, 0, p, /*augment=*/true, rng, images, &labels);

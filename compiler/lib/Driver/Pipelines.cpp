@@ -22,6 +22,8 @@ using namespace nnc;
 llvm::ArrayRef<StageInfo> nnc::getStages() {
   static const StageInfo stages[] = {
       {Stage::NN, "nn", "the verified nn dialect (forward and loss)"},
+      {Stage::NNTrain, "nn-train",
+       "plus the training functions: forward_backward, eval, train_step"},
       {Stage::Linalg, "linalg", "layers and losses as linalg on tensors"},
       {Stage::Bufferized, "bufferized",
        "on buffers, with parameters, inputs and outputs passed in"},
@@ -49,6 +51,12 @@ void nnc::buildNNCleanupPipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCSEPass());
 }
 
+void nnc::buildNNTrainingPipeline(mlir::OpPassManager &pm) {
+  pm.addPass(createNNGenerateTraining());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+}
+
 void nnc::buildNNToLinalgPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createNNRecordLayers());
   pm.addPass(createConvertNNToLinalg());
@@ -61,11 +69,14 @@ void nnc::buildNNToLinalgPipeline(mlir::OpPassManager &pm) {
 
 void nnc::buildCPUBufferizePipeline(mlir::OpPassManager &pm) {
   pm.addPass(createNNParamsToArguments());
+  // Parameter updates are computed into the parameter's own buffer.
+  pm.addPass(mlir::bufferization::createEmptyTensorEliminationPass());
   mlir::bufferization::OneShotBufferizePassOptions options;
   options.bufferizeFunctionBoundaries = true;
   options.functionBoundaryTypeConversion =
       mlir::bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(mlir::bufferization::createOneShotBufferizePass(options));
+  pm.addPass(createNNInPlaceUpdates());
   // Entry points are public: outputs become caller-owned buffers, marked
   // {bufferize.result}.
   mlir::bufferization::BufferResultsToOutParamsPassOptions outParams;
@@ -103,6 +114,8 @@ void nnc::buildCPULLVMPipeline(mlir::OpPassManager &pm) {
 
 void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage) {
   buildNNCleanupPipeline(pm);
+  if (stage >= Stage::NNTrain)
+    buildNNTrainingPipeline(pm);
   if (stage >= Stage::Linalg)
     buildNNToLinalgPipeline(pm);
   if (stage >= Stage::Bufferized)
@@ -114,6 +127,10 @@ void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage) {
 void nnc::registerPipelines() {
   mlir::PassPipelineRegistration<>("nn-cleanup", "Canonicalise and CSE nn IR",
                                    buildNNCleanupPipeline);
+  mlir::PassPipelineRegistration<>(
+      "nn-training-pipeline",
+      "Derive the training functions in nn and clean up",
+      buildNNTrainingPipeline);
   mlir::PassPipelineRegistration<>("nn-to-linalg-pipeline",
                                    "Lower nn to linalg on tensors and clean up",
                                    buildNNToLinalgPipeline);

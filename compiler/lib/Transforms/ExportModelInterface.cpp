@@ -126,7 +126,9 @@ json::Object argument(func::FuncOp func, unsigned i, unsigned &outputs) {
     arg["name"] = p.getValue();
   } else if (func.getArgAttr(i, "bufferize.result")) {
     arg["role"] = "output";
-    arg["name"] = "output" + std::to_string(outputs++);
+    auto name = func.getArgAttrOfType<StringAttr>(i, "nn.name");
+    std::string fallback = "output" + std::to_string(outputs++);
+    arg["name"] = name ? name.getValue().str() : fallback;
   } else {
     auto name = func.getArgAttrOfType<StringAttr>(i, "nn.name");
     auto classes = func.getArgAttrOfType<IntegerAttr>(i, "nn.classes");

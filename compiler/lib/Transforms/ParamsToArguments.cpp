@@ -8,6 +8,7 @@
 
 #include "nn/IR/NNDialect.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SetVector.h"
@@ -30,8 +31,9 @@ struct NNParamsToArgumentsPass
 
     // Functions that read parameters, directly or through calls.
     llvm::SetVector<func::FuncOp> users;
-    module.walk([&](nn::GetParamOp op) {
-      users.insert(op->getParentOfType<func::FuncOp>());
+    module.walk([&](Operation *op) {
+      if (isa<nn::GetParamOp, nn::AssignParamOp>(op))
+        users.insert(op->getParentOfType<func::FuncOp>());
     });
     for (bool changed = true; changed;) {
       changed = false;
@@ -74,6 +76,34 @@ struct NNParamsToArgumentsPass
       op.replaceAllUsesWith(func.getArgument(index.lookup(op.getName())));
       op.erase();
     });
+    // Writes become extra results, each materialised in its parameter's
+    // argument and tagged {nn.updates = "<name>"}; after bufferization
+    // nn-in-place-updates drops them (the parameter buffer holds the value).
+    SmallVector<nn::AssignParamOp> assigns;
+    module.walk([&](nn::AssignParamOp op) { assigns.push_back(op); });
+    for (nn::AssignParamOp op : assigns) {
+      auto func = op->getParentOfType<func::FuncOp>();
+      if (!func.isPublic() || func.getBody().getBlocks().size() != 1) {
+        op.emitOpError("is supported in single-block public functions only");
+        return signalPassFailure();
+      }
+      OpBuilder b(op);
+      Value arg = func.getArgument(index.lookup(op.getName()));
+      Value written = bufferization::MaterializeInDestinationOp::create(
+                          b, op.getLoc(), op.getValue(), arg)
+                          .getResult();
+      Operation *ret = func.getBody().front().getTerminator();
+      ret->insertOperands(ret->getNumOperands(), written);
+      unsigned result = func.getNumResults();
+      if (failed(func.insertResult(
+              result, written.getType(),
+              DictionaryAttr::get(
+                  &getContext(),
+                  NamedAttribute(StringAttr::get(&getContext(), "nn.updates"),
+                                 op.getNameAttr().getAttr())))))
+        return signalPassFailure();
+      op.erase();
+    }
     module.walk([&](func::CallOp call) {
       auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
       if (!callee || !users.contains(callee))

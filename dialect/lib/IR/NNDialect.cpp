@@ -17,6 +17,8 @@ using namespace mlir::nn;
 
 #include "nn/IR/NNEnums.cpp.inc"
 
+#include "nn/IR/NNInterfaces.cpp.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "nn/IR/NNAttrs.cpp.inc"
 

@@ -22,13 +22,15 @@ namespace nnrt {
 /// benchmark), labels uniform over [0, classes).
 void fillSynthetic(Tensor &t, int64_t classes, std::mt19937_64 &rng);
 
-/// CIFAR-10 images as stored: 32x32x3 bytes, channel-major, with labels.
+/// Labelled images as stored: CIFAR-10's 32x32x3 bytes channel-major, or
+/// MNIST's 28x28 grey bytes.
 struct ImageSet {
-  static constexpr int64_t kSide = 32, kChannels = 3, kClasses = 10;
-  static constexpr int64_t kPixels = kSide * kSide * kChannels;
-  std::vector<uint8_t> pixels; // count * kPixels
+  int64_t side = 32, channels = 3, classes = 10;
+  bool channelMajor = true;
+  std::vector<uint8_t> pixels; // count * pixelsPerImage()
   std::vector<int32_t> labels; // count
   int64_t count() const { return static_cast<int64_t>(labels.size()); }
+  int64_t pixelsPerImage() const { return side * side * channels; }
 };
 
 /// Reads the CIFAR-10 binary files of `dir`: the training set
@@ -39,8 +41,19 @@ struct ImageSet {
 bool readCifar10(const std::string &dir, bool train, ImageSet &out,
                  std::string &error);
 
+/// Reads MNIST's IDX files in `dir` (uncompressed): t10k-images-idx3-ubyte
+/// and t10k-labels-idx1-ubyte, or train-images-idx3-ubyte and
+/// train-labels-idx1-ubyte when `train` and present. Magic numbers, sizes
+/// and labels are checked.
+bool readMnist(const std::string &dir, bool train, ImageSet &out,
+               std::string &error);
+
+/// Splits off the images from `first` on into `tail` (the held-out part).
+void splitImages(ImageSet &set, int64_t first, ImageSet &tail);
+
 /// How images become model inputs, chosen from the input's shape:
-/// - [N, 32, 32, 3] NHWC or [N, 3072]: pixels scaled to [0, 1] (Keras);
+/// - [N, S, S, C] NHWC or [N, S*S*C] for images of side S with C channels:
+///   pixels scaled to [0, 1] (Keras);
 /// - [N, H, W, 3] with H, W < 32: a HxW crop, then per-image
 ///   standardisation (TensorFlow's CIFAR-10 tutorial). The crop is central,
 ///   or with `augment` random, randomly flipped left-right and with random
@@ -51,9 +64,10 @@ struct Preprocessing {
   bool flat = false;
 };
 
-/// The preprocessing for an input of this shape, or false with a message.
-bool choosePreprocessing(const Shape &input, Preprocessing &out,
-                         std::string &error);
+/// The preprocessing of `set`'s images for an input of this shape, or
+/// false with a message.
+bool choosePreprocessing(const ImageSet &set, const Shape &input,
+                         Preprocessing &out, std::string &error);
 
 /// Fills `images` (and `labels`, if not null) with the set's images
 /// `order[first]`, `order[first + 1]`, ... (wrapping around).

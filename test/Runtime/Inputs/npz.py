@@ -48,7 +48,7 @@ def main(action, *args):
         elif kind == "missing":
             del params["probs.biases"]
         else:
-            params = {k: v * 2 for k, v in params.items()}
+            params = {k: (v * 2).astype(v.dtype) for k, v in params.items()}
         save = np.savez_compressed if kind == "compressed" else np.savez
         save(dst, **params)
     return 0

@@ -19,6 +19,7 @@ namespace nnc {
 /// Stages in pipeline order: stopping after stage X is `stage <= X`.
 enum class Stage {
   NN,         ///< the verified nn dialect, as parsed and canonicalised
+  NNTrain,    ///< plus the training functions (gradients, updates)
   Linalg,     ///< layers and losses as linalg on tensors
   Bufferized, ///< on buffers: parameters, inputs, outputs passed by the caller
   LLVMMLIR,   ///< the LLVM dialect (loops, OpenMP), with the model description
@@ -48,6 +49,10 @@ void buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage);
 
 /// nn-level clean-up: canonicalisation (the ops' folders) and CSE.
 void buildNNCleanupPipeline(mlir::OpPassManager &pm);
+
+/// The training functions derived in nn (nn-generate-training), then
+/// clean-up (dead gradients go).
+void buildNNTrainingPipeline(mlir::OpPassManager &pm);
 
 /// nn to linalg on tensors (after recording the layer table), elementwise
 /// chains fused, then clean-up.

@@ -9,6 +9,29 @@
 
 include "mlir/Pass/PassBase.td"
 
+def NNGenerateTraining : Pass<"nn-generate-training", "::mlir::ModuleOp"> {
+  let summary = "Derive the training functions from @loss and the optimizer";
+  let description = [{
+    From `@loss(inputs, labels) -> loss` (with `@forward` inlined) builds, in
+    the nn dialect:
+    - `@forward_backward(inputs, labels) -> (loss, gradients...)`: the
+      gradient of the loss with respect to every trainable parameter, in
+      declaration order, without an update;
+    - `@eval(inputs, labels) -> (loss, correct)`, when the model has labels
+      and its output is [N, classes];
+    - `@train_step(inputs, labels) -> (loss, correct)`, when the model has an
+      optimizer: the gradients, then each trainable parameter updated in
+      place (`nn.assign_param`) by `nn.sgd_update` or `nn.adam_update` at
+      the rate `nn.learning_rate` gives for the global step. The optimizer's
+      state is declared as non-trainable parameters: `global_step`, and per
+      parameter `<name>.momentum` or `<name>.adam_m` / `<name>.adam_v`.
+    Gradients come from reverse-mode differentiation through
+    `DifferentiableOpInterface`; an op on the path to the loss without a
+    gradient is an error at that op.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def NNParamsToArguments : Pass<"nn-params-to-arguments", "::mlir::ModuleOp"> {
   let summary = "Pass the model's parameters to its functions as arguments";
   let description = [{
@@ -35,6 +58,19 @@ def NNRecordLayers : Pass<"nn-record-layers", "::mlir::ModuleOp"> {
     prints them as the benchmark's layer-shape table; nn-export-model-interface
     moves them into the model description.
   }];
+}
+
+def NNInPlaceUpdates : Pass<"nn-in-place-updates", "::mlir::ModuleOp"> {
+  let summary = "Drop the parameter-update results once bufferized";
+  let description = [{
+    Runs right after one-shot bufferization. nn-params-to-arguments returns
+    each parameter written by `nn.assign_param` as a result tagged
+    `{nn.updates = "<name>"}`, materialised in the parameter's argument;
+    bufferized, that result is the argument's buffer. The result is dropped
+    (the caller's parameter buffer already holds the new value); should it
+    be another buffer, it is first copied into the parameter's.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def NNExportModelInterface

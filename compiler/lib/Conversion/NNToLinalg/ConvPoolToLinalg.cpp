@@ -12,7 +12,6 @@
 #include "nnc/Conversion/NNToLinalg/NNToLinalg.h"
 
 #include "nn/IR/NNDialect.h"
-#include "nn/IR/ShapeFunctions.h"
 
 #include <limits>
 
@@ -20,27 +19,6 @@ using namespace mlir;
 using namespace nnc::linalg_utils;
 
 namespace {
-
-/// [top, bottom, left, right] padding of a windowed op on `input`.
-SmallVector<int64_t, 4>
-explicitPads(RankedTensorType input, ArrayRef<int64_t> window,
-             ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
-             nn::Padding padding, std::optional<ArrayRef<int64_t>> pad) {
-  SmallVector<int64_t, 4> pads;
-  for (unsigned axis = 0; axis < 2; ++axis) {
-    nn::AxisPadding p = nn::computePadding(
-        padding, input.getDimSize(1 + axis), window[axis], strides[axis],
-        dilations[axis], pad.value_or(ArrayRef<int64_t>()), axis);
-    pads.push_back(p.before);
-    pads.push_back(p.after);
-  }
-  return pads;
-}
-
-DenseIntElementsAttr pairAttr(OpBuilder &b, ArrayRef<int64_t> values) {
-  return DenseIntElementsAttr::get(RankedTensorType::get({2}, b.getI64Type()),
-                                   values);
-}
 
 struct Conv2DLowering : OpRewritePattern<nn::Conv2DOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -100,21 +78,6 @@ struct MaxPoolLowering : OpRewritePattern<nn::MaxPool2DOp> {
     return success();
   }
 };
-
-/// Number of real (unpadded) positions of an axis in the window of output
-/// index `o`: min(o*s - before + k, size) - max(o*s - before, 0).
-Value realCount(OpBuilder &b, Location loc, Value o, int64_t stride,
-                int64_t before, int64_t window, int64_t size) {
-  auto cst = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v).getResult();
-  };
-  Value start = arith::SubIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, o, cst(stride)), cst(before));
-  Value end = arith::AddIOp::create(b, loc, start, cst(window));
-  Value lo = arith::MaxSIOp::create(b, loc, start, cst(0));
-  Value hi = arith::MinSIOp::create(b, loc, end, cst(size));
-  return arith::SubIOp::create(b, loc, hi, lo);
-}
 
 struct AvgPoolLowering : OpRewritePattern<nn::AvgPool2DOp> {
   using OpRewritePattern::OpRewritePattern;

@@ -35,13 +35,16 @@ struct ConvertNNToLinalgPass
     nnc::populateMatmulShapeToLinalgPatterns(patterns);
     nnc::populateNormToLinalgPatterns(patterns);
     nnc::populateLossToLinalgPatterns(patterns);
+    nnc::populateGradConvPoolToLinalgPatterns(patterns);
+    nnc::populateGradElementwiseToLinalgPatterns(patterns);
 
     ConversionTarget target(*ctx);
     target.addLegalDialect<arith::ArithDialect, func::FuncDialect,
                            linalg::LinalgDialect, math::MathDialect,
                            tensor::TensorDialect>();
     target.addIllegalDialect<nn::NNDialect>();
-    target.addLegalOp<nn::ParameterOp, nn::GetParamOp, nn::OptimizerOp>();
+    target.addLegalOp<nn::ParameterOp, nn::GetParamOp, nn::AssignParamOp,
+                      nn::OptimizerOp>();
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -25,33 +25,16 @@ struct LRNLowering : OpRewritePattern<nn::LRNOp> {
   LogicalResult matchAndRewrite(nn::LRNOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     auto type = cast<RankedTensorType>(op.getType());
     Type elt = type.getElementType();
     int64_t r = op.getDepthRadius();
 
-    // sq = x^2, zero-padded by r channels on both sides.
+    // s[n,h,w,c] = sum of x^2 over channels c-r .. c+r.
     Value sq = elementwise(rewriter, loc, type, op.getInput(),
                            [](OpBuilder &b, Location l, ValueRange a) {
                              return arith::MulFOp::create(b, l, a[0], a[0]);
                            });
-    Value padded =
-        padTensor(rewriter, loc, sq, {0, 0, 0, r}, {0, 0, 0, r}, 0.0);
-
-    // s[n,h,w,c] = sum_k padded[n,h,w,c+k], k in [0, 2r].
-    Value window = tensor::EmptyOp::create(rewriter, loc, {2 * r + 1}, elt);
-    AffineExpr d[5];
-    bindDims(ctx, d[0], d[1], d[2], d[3], d[4]);
-    auto in = AffineMap::get(5, 0, {d[0], d[1], d[2], d[3] + d[4]}, ctx);
-    auto win = AffineMap::get(5, 0, {d[4]}, ctx);
-    auto out = AffineMap::get(5, 0, {d[0], d[1], d[2], d[3]}, ctx);
-    Value sums = generic(
-        rewriter, loc, type, ValueRange{padded, window}, {in, win, out},
-        parallel(4, 1),
-        [](OpBuilder &b, Location l, ValueRange a) {
-          return arith::AddFOp::create(b, l, a[2], a[0]);
-        },
-        /*init=*/0.0);
+    Value sums = channelWindowSum(rewriter, loc, sq, r);
 
     // out = x * (bias + alpha * s)^-beta
     double bias = op.getBias().convertToDouble();

@@ -6,6 +6,8 @@
 
 #include "Utils.h"
 
+#include "nn/IR/ShapeFunctions.h"
+
 using namespace mlir;
 
 namespace nnc::linalg_utils {
@@ -110,18 +112,85 @@ Value reduceAlong(
 
 Value sumAll(OpBuilder &b, Location loc, Value x,
              function_ref<Value(OpBuilder &, Location, Value)> term) {
+  // Whole-tensor sums (losses, weight decay) run over up to millions of
+  // terms: they accumulate in f64 and round once.
   auto type = cast<RankedTensorType>(x.getType());
   unsigned rank = type.getRank();
-  auto scalar = RankedTensorType::get({}, type.getElementType());
+  Type elt = type.getElementType(), wide = b.getF64Type();
+  auto scalar = RankedTensorType::get({}, elt);
   AffineMap toScalar = AffineMap::get(rank, 0, {}, b.getContext());
-  return generic(
-      b, loc, scalar, x, {identity(b.getContext(), rank), toScalar},
-      parallel(0, rank),
+  Value sum = generic(
+      b, loc, RankedTensorType::get({}, wide), x,
+      {identity(b.getContext(), rank), toScalar}, parallel(0, rank),
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        return arith::AddFOp::create(nb, nloc, args[1],
-                                     term(nb, nloc, args[0]));
+        Value t = term(nb, nloc, args[0]);
+        if (t.getType() != wide)
+          t = arith::ExtFOp::create(nb, nloc, wide, t);
+        return arith::AddFOp::create(nb, nloc, args[1], t);
       },
       /*init=*/0.0);
+  if (elt == wide)
+    return sum;
+  return elementwise(b, loc, scalar, sum,
+                     [&](OpBuilder &nb, Location nloc, ValueRange args) {
+                       return arith::TruncFOp::create(nb, nloc, elt, args[0]);
+                     });
 }
 
 } // namespace nnc::linalg_utils
+
+/// [top, bottom, left, right] padding of a windowed op on `input`.
+SmallVector<int64_t, 4>
+nnc::linalg_utils::explicitPads(RankedTensorType input, ArrayRef<int64_t> window,
+             ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+             nn::Padding padding, std::optional<ArrayRef<int64_t>> pad) {
+  SmallVector<int64_t, 4> pads;
+  for (unsigned axis = 0; axis < 2; ++axis) {
+    nn::AxisPadding p = nn::computePadding(
+        padding, input.getDimSize(1 + axis), window[axis], strides[axis],
+        dilations[axis], pad.value_or(ArrayRef<int64_t>()), axis);
+    pads.push_back(p.before);
+    pads.push_back(p.after);
+  }
+  return pads;
+}
+
+DenseIntElementsAttr nnc::linalg_utils::pairAttr(OpBuilder &b, ArrayRef<int64_t> values) {
+  return DenseIntElementsAttr::get(RankedTensorType::get({2}, b.getI64Type()),
+                                   values);
+}
+
+/// Number of real (unpadded) positions of an axis in the window of output
+/// index `o`: min(o*s - before + k, size) - max(o*s - before, 0).
+Value nnc::linalg_utils::realCount(OpBuilder &b, Location loc, Value o, int64_t stride,
+                int64_t before, int64_t window, int64_t size) {
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value start = arith::SubIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, o, cst(stride)), cst(before));
+  Value end = arith::AddIOp::create(b, loc, start, cst(window));
+  Value lo = arith::MaxSIOp::create(b, loc, start, cst(0));
+  Value hi = arith::MinSIOp::create(b, loc, end, cst(size));
+  return arith::SubIOp::create(b, loc, hi, lo);
+}
+
+Value nnc::linalg_utils::channelWindowSum(OpBuilder &b, Location loc, Value x,
+                                          int64_t r) {
+  auto type = cast<RankedTensorType>(x.getType());
+  MLIRContext *ctx = b.getContext();
+  Value padded = padTensor(b, loc, x, {0, 0, 0, r}, {0, 0, 0, r}, 0.0);
+  Value window =
+      tensor::EmptyOp::create(b, loc, {2 * r + 1}, type.getElementType());
+  AffineExpr d[5];
+  bindDims(ctx, d[0], d[1], d[2], d[3], d[4]);
+  auto in = AffineMap::get(5, 0, {d[0], d[1], d[2], d[3] + d[4]}, ctx);
+  auto win = AffineMap::get(5, 0, {d[4]}, ctx);
+  auto out = AffineMap::get(5, 0, {d[0], d[1], d[2], d[3]}, ctx);
+  return generic(
+      b, loc, type, ValueRange{padded, window}, {in, win, out}, parallel(4, 1),
+      [](OpBuilder &b, Location l, ValueRange a) {
+        return arith::AddFOp::create(b, l, a[2], a[0]);
+      },
+      /*init=*/0.0);
+}

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "nn/IR/NNDialect.h"
 
 namespace nnc::linalg_utils {
 
@@ -77,6 +78,28 @@ mlir::Value sumAll(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                    llvm::function_ref<mlir::Value(mlir::OpBuilder &,
                                                   mlir::Location, mlir::Value)>
                        term);
+
+/// [top, bottom, left, right] padding (TensorFlow's rules) of a windowed
+/// NHWC op on `input`.
+llvm::SmallVector<int64_t, 4>
+explicitPads(mlir::RankedTensorType input, llvm::ArrayRef<int64_t> window,
+             llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> dilations,
+             mlir::nn::Padding padding,
+             std::optional<llvm::ArrayRef<int64_t>> pad);
+
+/// A two-element i64 attribute (linalg's strides and dilations).
+mlir::DenseIntElementsAttr pairAttr(mlir::OpBuilder &b,
+                                    llvm::ArrayRef<int64_t> values);
+
+/// Number of real (unpadded) positions of an axis in the window of output
+/// index `o`: min(o*s - before + k, size) - max(o*s - before, 0).
+mlir::Value realCount(mlir::OpBuilder &b, mlir::Location loc, mlir::Value o,
+                      int64_t stride, int64_t before, int64_t window,
+                      int64_t size);
+
+/// s[n,h,w,c] = sum of x[n,h,w,c-r .. c+r] (zeros beyond the channels).
+mlir::Value channelWindowSum(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value x, int64_t r);
 
 } // namespace nnc::linalg_utils
 

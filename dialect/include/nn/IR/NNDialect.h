@@ -26,6 +26,8 @@
 #define GET_ATTRDEF_CLASSES
 #include "nn/IR/NNAttrs.h.inc"
 
+#include "nn/IR/NNInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "nn/IR/NNOps.h.inc"
 

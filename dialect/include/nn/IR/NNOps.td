@@ -11,6 +11,7 @@
 
 include "nn/IR/NNDialect.td"
 include "nn/IR/NNAttrs.td"
+include "nn/IR/NNInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
@@ -85,9 +86,15 @@ def NN_OptimizerOp : NN_Op<"optimizer"> {
 def NN_LayerNamedResult
     : DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>;
 
+// Every layer and loss states its gradient (Gradients.cpp); those without one
+// yet say so when asked.
+def NN_Differentiable
+    : DeclareOpInterfaceMethods<NN_DifferentiableOpInterface>;
+
 class NN_LayerOp<string mnemonic, list<Trait> traits = []>
     : NN_Op<mnemonic, !listconcat(traits, [Pure, InferTypeOpAdaptor,
-                                           NN_LayerNamedResult])> {
+                                           NN_LayerNamedResult,
+                                           NN_Differentiable])> {
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -115,7 +122,7 @@ def NN_BiasAddOp : NN_LayerOp<"bias_add"> {
 // ODS generates the result type of SameOperandsAndResultType ops.
 class NN_UnaryOp<string mnemonic, string what>
     : NN_Op<mnemonic, [Pure, SameOperandsAndResultType, InferTypeOpInterface,
-                       NN_LayerNamedResult]> {
+                       NN_LayerNamedResult, NN_Differentiable]> {
   let summary = what;
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
   let arguments = (ins NN_FloatTensor:$input);
@@ -251,5 +258,7 @@ def NN_WeightDecayOp : NN_LossOp<"weight_decay"> {
   let summary = "L2 weight decay term: scale * sum(w^2) / 2";
   let arguments = (ins NN_FloatTensor:$input, F64Attr:$scale);
 }
+
+include "nn/IR/NNGradOps.td"
 
 #endif // NN_OPS_TD

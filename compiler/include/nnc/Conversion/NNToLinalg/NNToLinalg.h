@@ -22,6 +22,9 @@ void populateNormToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// l2_loss, sparse_softmax_cross_entropy, categorical_cross_entropy,
 /// weight_decay.
 void populateLossToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateGradConvPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateGradElementwiseToLinalgPatterns(
+    mlir::RewritePatternSet &patterns);
 } // namespace nnc
 
 #endif // NNC_CONVERSION_NNTOLINALG_NNTOLINALG_H

@@ -1,0 +1,250 @@
+//===- GenerateTraining.cpp - the nn-generate-training pass ---------------===//
+//
+// Part of nnc. forward_backward, eval and train_step, derived in the nn
+// dialect so every target shares them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnc/Transforms/Autodiff.h"
+#include "nnc/Transforms/Passes.h"
+
+#include "nn/IR/NNDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+
+namespace nnc {
+#define GEN_PASS_DEF_NNGENERATETRAINING
+#include "nnc/Transforms/Passes.h.inc"
+} // namespace nnc
+
+using namespace mlir;
+
+namespace {
+/// A copy of @loss named `name`, with @forward inlined. `logits` is what
+/// @forward returned, when it was called once with one result.
+struct LossCopy {
+  func::FuncOp func;
+  Value loss, logits, labels;
+};
+
+FailureOr<LossCopy> copyLoss(ModuleOp module, func::FuncOp loss,
+                             StringRef name) {
+  if (module.lookupSymbol(name))
+    return loss.emitOpError("cannot derive @") << name
+                                               << ": the symbol exists";
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto copy = cast<func::FuncOp>(b.clone(*loss));
+  copy.setSymName(name);
+  FailureOr<SmallVector<Value>> forward = nnc::inlineCalls(copy, "forward");
+  if (failed(forward))
+    return failure();
+  LossCopy out{copy, copy.getBody().front().getTerminator()->getOperand(0),
+               forward->size() == 1 ? (*forward)[0] : Value(), Value()};
+  for (unsigned i = 0; i < copy.getNumArguments(); ++i)
+    if (copy.getArgAttr(i, "nn.classes"))
+      out.labels = copy.getArgument(i);
+  return out;
+}
+
+/// The number of correctly classified rows, when the model classifies.
+Value correctCount(OpBuilder &b, const LossCopy &c) {
+  if (!c.logits || !c.labels ||
+      cast<ShapedType>(c.logits.getType()).getRank() != 2 ||
+      cast<ShapedType>(c.labels.getType()).getRank() != 1)
+    return {};
+  return nn::CorrectCountOp::create(
+      b, c.loss.getLoc(), RankedTensorType::get({}, b.getI32Type()), c.logits,
+      c.labels);
+}
+
+void setResults(func::FuncOp func, ArrayRef<Value> values,
+                ArrayRef<std::string> names) {
+  Operation *ret = func.getBody().front().getTerminator();
+  ret->setOperands(values);
+  SmallVector<Type> types;
+  for (Value v : values)
+    types.push_back(v.getType());
+  func.setType(FunctionType::get(func.getContext(),
+                                 func.getArgumentTypes(), types));
+  MLIRContext *ctx = func.getContext();
+  SmallVector<DictionaryAttr> attrs;
+  for (const std::string &n : names)
+    attrs.push_back(DictionaryAttr::get(
+        ctx, NamedAttribute(StringAttr::get(ctx, "nn.name"),
+                            StringAttr::get(ctx, n))));
+  func.setAllResultAttrs(attrs);
+}
+
+Value zerosLike(OpBuilder &b, Location loc, Type type) {
+  auto t = cast<RankedTensorType>(type);
+  return arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(t, b.getFloatAttr(t.getElementType(), 0.0)));
+}
+
+struct NNGenerateTrainingPass
+    : nnc::impl::NNGenerateTrainingBase<NNGenerateTrainingPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto loss = module.lookupSymbol<func::FuncOp>("loss");
+    if (!loss || loss.isExternal())
+      return;
+    SmallVector<nn::ParameterOp> trainable;
+    for (auto p : module.getOps<nn::ParameterOp>())
+      if (!p.getNonTrainable())
+        trainable.push_back(p);
+
+    if (failed(buildForwardBackward(module, loss, trainable)) ||
+        failed(buildEval(module, loss)))
+      return signalPassFailure();
+    auto optimizers = module.getOps<nn::OptimizerOp>();
+    if (!optimizers.empty() &&
+        failed(buildTrainStep(module, loss, trainable,
+                              *optimizers.begin())))
+      return signalPassFailure();
+  }
+
+  /// Gradients of every trainable parameter, zeros for those the loss does
+  /// not reach.
+  FailureOr<SmallVector<Value>>
+  gradients(OpBuilder &b, const LossCopy &c,
+            MutableArrayRef<nn::ParameterOp> trainable) {
+    auto grads = nnc::buildParameterGradients(c.func, c.loss);
+    if (failed(grads))
+      return failure();
+    SmallVector<Value> out;
+    for (nn::ParameterOp p : trainable) {
+      Value g = grads->lookup(p.getSymName());
+      out.push_back(g ? g : zerosLike(b, c.loss.getLoc(), p.getType()));
+    }
+    return out;
+  }
+
+  LogicalResult buildForwardBackward(ModuleOp module, func::FuncOp loss,
+                                     MutableArrayRef<nn::ParameterOp> trainable) {
+    FailureOr<LossCopy> c = copyLoss(module, loss, "forward_backward");
+    if (failed(c))
+      return failure();
+    OpBuilder b = OpBuilder::atBlockTerminator(&c->func.getBody().front());
+    FailureOr<SmallVector<Value>> grads = gradients(b, *c, trainable);
+    if (failed(grads))
+      return failure();
+    SmallVector<Value> results = {c->loss};
+    SmallVector<std::string> names = {"loss"};
+    for (auto [p, g] : llvm::zip(trainable, *grads)) {
+      results.push_back(g);
+      names.push_back(p.getSymName().str() + ".grad");
+    }
+    setResults(c->func, results, names);
+    return success();
+  }
+
+  LogicalResult buildEval(ModuleOp module, func::FuncOp loss) {
+    FailureOr<LossCopy> c = copyLoss(module, loss, "eval");
+    if (failed(c))
+      return failure();
+    OpBuilder b = OpBuilder::atBlockTerminator(&c->func.getBody().front());
+    Value correct = correctCount(b, *c);
+    if (!correct) {
+      c->func.erase(); // nothing to evaluate beyond @loss
+      return success();
+    }
+    setResults(c->func, {c->loss, correct}, {"loss", "correct"});
+    return success();
+  }
+
+  /// A non-trainable state parameter, zero-initialised, declared after the
+  /// model's own.
+  nn::ParameterOp declareState(ModuleOp module, StringRef name, Type type) {
+    if (auto p = module.lookupSymbol<nn::ParameterOp>(name))
+      return p;
+    OpBuilder b(module.getContext());
+    SmallVector<nn::ParameterOp> params(module.getOps<nn::ParameterOp>());
+    b.setInsertionPointAfter(params.back());
+    return nn::ParameterOp::create(
+        b, module.getLoc(), b.getStringAttr(name), TypeAttr::get(type),
+        nn::ZerosInitAttr::get(module.getContext()), b.getUnitAttr());
+  }
+
+  LogicalResult buildTrainStep(ModuleOp module, func::FuncOp loss,
+                               MutableArrayRef<nn::ParameterOp> trainable,
+                               nn::OptimizerOp opt) {
+    FailureOr<LossCopy> c = copyLoss(module, loss, "train_step");
+    if (failed(c))
+      return failure();
+    OpBuilder b = OpBuilder::atBlockTerminator(&c->func.getBody().front());
+    Location loc = opt.getLoc();
+    FailureOr<SmallVector<Value>> grads = gradients(b, *c, trainable);
+    if (failed(grads))
+      return failure();
+
+    auto scalar = RankedTensorType::get({}, b.getF32Type());
+    auto stepParam = declareState(module, "global_step", scalar);
+    Value step = nn::GetParamOp::create(b, loc, scalar, stepParam.getSymName());
+    FloatAttr decay;
+    IntegerAttr decaySteps;
+    UnitAttr staircase;
+    if (auto s = opt.getScheduleAttr()) {
+      decay = b.getF64FloatAttr(s.getRate().convertToDouble());
+      decaySteps = b.getI64IntegerAttr(s.getSteps());
+      if (s.getStaircase().getValue())
+        staircase = b.getUnitAttr();
+    }
+    Value lr = nn::LearningRateOp::create(b, loc, scalar, step,
+                                          opt.getLearningRateAttr(), decay,
+                                          decaySteps, staircase);
+
+    bool adam = opt.getKind() == nn::OptimizerKind::Adam;
+    double momentum = opt.getMomentum().convertToDouble();
+    for (auto [p, g] : llvm::zip(trainable, *grads)) {
+      Type type = p.getType();
+      StringRef name = p.getSymName();
+      Value w = nn::GetParamOp::create(b, loc, type, name);
+      auto state = [&](StringRef suffix) {
+        auto s = declareState(module, (name + "." + suffix).str(), type);
+        return std::make_pair(
+            nn::GetParamOp::create(b, loc, type, s.getSymName()).getResult(),
+            s.getSymName());
+      };
+      if (adam) {
+        auto [m, mName] = state("adam_m");
+        auto [v, vName] = state("adam_v");
+        auto update = nn::AdamUpdateOp::create(
+            b, loc, TypeRange{type, type, type}, w, g, m, v, lr, step,
+            opt.getBeta1Attr(), opt.getBeta2Attr(), opt.getEpsilonAttr(),
+            opt.getWeightDecayAttr());
+        nn::AssignParamOp::create(b, loc, name, update.getNewParam());
+        nn::AssignParamOp::create(b, loc, mName, update.getNewM());
+        nn::AssignParamOp::create(b, loc, vName, update.getNewV());
+      } else if (momentum != 0.0) {
+        auto [v, vName] = state("momentum");
+        auto update = nn::SGDUpdateOp::create(
+            b, loc, type, type, w, g, lr, v, opt.getMomentumAttr(),
+            opt.getNesterov() ? b.getUnitAttr() : UnitAttr(),
+            opt.getWeightDecayAttr());
+        nn::AssignParamOp::create(b, loc, name, update.getNewParam());
+        nn::AssignParamOp::create(b, loc, vName, update.getNewVelocity());
+      } else {
+        auto update = nn::SGDUpdateOp::create(
+            b, loc, type, Type(), w, g, lr, Value(), opt.getMomentumAttr(),
+            UnitAttr(), opt.getWeightDecayAttr());
+        nn::AssignParamOp::create(b, loc, name, update.getNewParam());
+      }
+    }
+    Value one = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(scalar, b.getF32FloatAttr(1.0f)));
+    nn::AssignParamOp::create(b, loc, stepParam.getSymName(),
+                              nn::AddOp::create(b, loc, step, one));
+
+    SmallVector<Value> results = {c->loss};
+    SmallVector<std::string> names = {"loss"};
+    if (Value correct = correctCount(b, *c)) {
+      results.push_back(correct);
+      names.push_back("correct");
+    }
+    setResults(c->func, results, names);
+    return success();
+  }
+};
+} // namespace

@@ -1,0 +1,87 @@
+//===- DataSource.cpp - what the bench program feeds the model ------------===//
+//
+// Part of nnc's runtime (the bench program).
+//
+//===----------------------------------------------------------------------===//
+
+#include "DataSource.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace nnrt;
+
+static int64_t labelClasses(Call &call) {
+  for (const Argument &a : call.entry().args)
+    if (a.role == "labels")
+      return a.classes;
+  return 0;
+}
+
+bool DataSource::setUp(const Options &options, Call &call,
+                       std::string &error) {
+  rng.seed(options.seed + 1);
+  classes = labelClasses(call);
+  Tensor *images = call.first("input");
+  if (images && !images->shape().empty())
+    batch = images->shape()[0];
+  if (options.data == "synthetic")
+    return true;
+  isReal = true;
+  if (!images) {
+    error = "the model has no input to feed images to";
+    return false;
+  }
+  bool ok = options.data == "cifar10"
+                ? readCifar10(options.dataDir, /*train=*/true, trainSet, error)
+                : readMnist(options.dataDir, /*train=*/true, trainSet, error);
+  if (!ok || !choosePreprocessing(trainSet, images->shape(), prep, error))
+    return false;
+  if (call.first("labels") && classes < trainSet.classes) {
+    error = "the model's labels have " + std::to_string(classes) +
+            " classes; the data has " + std::to_string(trainSet.classes);
+    return false;
+  }
+  if (options.holdout >= 0) {
+    if (options.holdout >= trainSet.count()) {
+      error = "--holdout=" + std::to_string(options.holdout) +
+              " leaves no training images (the data has " +
+              std::to_string(trainSet.count()) + ")";
+      return false;
+    }
+    splitImages(trainSet, trainSet.count() - options.holdout, testSet);
+  } else if (options.data == "cifar10") {
+    std::string ignored;
+    if (!readCifar10(options.dataDir, /*train=*/false, testSet, ignored))
+      testSet = ImageSet();
+  }
+  if (trainSet.count() < batch) {
+    error = "the data has " + std::to_string(trainSet.count()) +
+            " training images, fewer than one batch of " +
+            std::to_string(batch);
+    return false;
+  }
+  return true;
+}
+
+void DataSource::fillSynthetic(Call &call) {
+  if (Tensor *t = call.first("input"))
+    nnrt::fillSynthetic(*t, 0, rng);
+  if (Tensor *t = call.first("labels"))
+    nnrt::fillSynthetic(*t, classes, rng);
+}
+
+void DataSource::fill(Call &call, const ImageSet &set,
+                      const std::vector<int64_t> &order, int64_t first,
+                      bool augment) {
+  fillBatch(set, order, first, prep, augment, rng, *call.first("input"),
+            call.first("labels"));
+}
+
+std::vector<int64_t> DataSource::order(const ImageSet &set, bool shuffle) {
+  std::vector<int64_t> out(set.count());
+  std::iota(out.begin(), out.end(), 0);
+  if (shuffle)
+    std::shuffle(out.begin(), out.end(), rng);
+  return out;
+}

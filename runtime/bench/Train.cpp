@@ -1,0 +1,169 @@
+//===- Train.cpp - the bench program's training loop ----------------------===//
+//
+// Part of nnc's runtime (the bench program).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Train.h"
+
+#include "Report.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <unistd.h>
+
+using namespace nnrt;
+
+namespace {
+double now() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+float lossOf(Call &call) {
+  Tensor *t = call.arg("output", "loss");
+  return t ? t->f32()[0] : NAN;
+}
+
+int64_t correctOf(Call &call) {
+  Tensor *t = call.arg("output", "correct");
+  return t ? t->i32()[0] : 0;
+}
+
+/// Keras' progress bar, redrawn in place on a terminal.
+void progress(int64_t step, int64_t steps, double elapsed, double loss,
+              double accuracy) {
+  constexpr int kWidth = 30;
+  int done = static_cast<int>(kWidth * step / steps);
+  std::string bar(done, '=');
+  if (done < kWidth)
+    bar += '>' + std::string(kWidth - done - 1, '.');
+  double eta = elapsed / step * (steps - step);
+  std::printf("\r%lld/%lld [%s] - ETA: %.0fs - loss: %.4f - accuracy: %.4f",
+              static_cast<long long>(step), static_cast<long long>(steps),
+              bar.c_str(), eta, loss, accuracy);
+  std::fflush(stdout);
+}
+
+int trainEpochs(const Options &options, Call &train, Call *eval,
+                DataSource &data, std::vector<double> &seconds, Json &record) {
+  Json &epochs = record["epochs"];
+  epochs = Json::makeArray();
+  int64_t batch = data.batchSize();
+  int64_t steps = data.train().count() / batch;
+  bool tty = isatty(fileno(stdout));
+  for (int64_t epoch = 1; epoch <= options.epochs; ++epoch) {
+    std::printf("Epoch %lld/%lld\n", static_cast<long long>(epoch),
+                static_cast<long long>(options.epochs));
+    std::vector<int64_t> order = data.order(data.train(), /*shuffle=*/true);
+    double lossSum = 0, start = now();
+    int64_t correct = 0;
+    for (int64_t s = 0; s < steps; ++s) {
+      data.fill(train, data.train(), order, s * batch, /*augment=*/true);
+      double t0 = now();
+      train.run();
+      seconds.push_back(now() - t0);
+      lossSum += lossOf(train);
+      correct += correctOf(train);
+      if (tty)
+        progress(s + 1, steps, now() - start, lossSum / (s + 1),
+                 double(correct) / ((s + 1) * batch));
+    }
+    double took = now() - start;
+    std::printf("%s%lld/%lld - %.0fs %.0fms/step - loss: %.4f - accuracy: "
+                "%.4f",
+                tty ? "\r" : "", static_cast<long long>(steps),
+                static_cast<long long>(steps), took, 1000 * took / steps,
+                lossSum / steps, double(correct) / (steps * batch));
+    Json row;
+    row["loss"] = lossSum / steps;
+    row["accuracy"] = double(correct) / (steps * batch);
+    row["seconds"] = took;
+    if (eval && data.test().count() >= batch) {
+      Evaluation e = evaluate(*eval, data, data.test());
+      std::printf(" - val_loss: %.4f - val_accuracy: %.4f", e.loss,
+                  e.accuracy);
+      row["val_loss"] = e.loss;
+      row["val_accuracy"] = e.accuracy;
+      record["test_loss"] = e.loss;
+      record["test_accuracy"] = e.accuracy;
+      record["test_images"] = e.images;
+    }
+    epochs.array.push_back(std::move(row));
+    std::printf("\n");
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+int trainSteps(const Options &options, Call &train, DataSource &data,
+               std::vector<double> &seconds, Json &record) {
+  Json &losses = record["step_losses"];
+  losses = Json::makeArray();
+  int64_t batch = data.batchSize();
+  std::vector<int64_t> order;
+  if (data.real())
+    order = data.order(data.train(), /*shuffle=*/true);
+  else
+    data.fillSynthetic(train);
+  for (int64_t i = 0; i < options.warmup + options.steps; ++i) {
+    if (data.real())
+      data.fill(train, data.train(), order, i * batch, /*augment=*/true);
+    double t0 = now();
+    train.run();
+    double took = now() - t0;
+    losses.array.push_back(double(lossOf(train)));
+    if (i < options.warmup)
+      continue;
+    int64_t step = i - options.warmup;
+    seconds.push_back(took);
+    if (step % 10 == 0) {
+      std::printf("%s: step %lld, loss = %.2f (%.1f examples/sec; %.3f "
+                  "sec/batch)\n",
+                  timestamp().c_str(), static_cast<long long>(step),
+                  lossOf(train), batch / took, took);
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
+} // namespace
+
+Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set) {
+  Evaluation e;
+  int64_t batch = data.batchSize();
+  std::vector<int64_t> order = data.order(set, /*shuffle=*/false);
+  int64_t batches = set.count() / batch, correct = 0;
+  for (int64_t b = 0; b < batches; ++b) {
+    data.fill(eval, set, order, b * batch, /*augment=*/false);
+    eval.run();
+    e.loss += lossOf(eval);
+    correct += correctOf(eval);
+  }
+  e.images = batches * batch;
+  if (batches) {
+    e.loss /= batches;
+    e.accuracy = double(correct) / e.images;
+  }
+  return e;
+}
+
+int nnrt::runTraining(const Options &options, Call &train, Call *eval,
+                      DataSource &data, std::vector<double> &seconds,
+                      Json &record) {
+  int status = options.epochs
+                   ? trainEpochs(options, train, eval, data, seconds, record)
+                   : trainSteps(options, train, data, seconds, record);
+  if (status == 0 && eval && data.test().count() >= data.batchSize() &&
+      !options.epochs) {
+    Evaluation e = evaluate(*eval, data, data.test());
+    std::printf("%s: test loss = %.4f, accuracy = %.4f (%lld images)\n",
+                timestamp().c_str(), e.loss, e.accuracy,
+                static_cast<long long>(e.images));
+    record["test_loss"] = e.loss;
+    record["test_accuracy"] = e.accuracy;
+    record["test_images"] = e.images;
+  }
+  return status;
+}
