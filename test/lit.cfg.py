@@ -51,3 +51,15 @@ for cxx in ("clang++-22", "clang++"):
 
 if config.nnc_have_cuda:
     config.available_features.add("cuda")
+
+# The MNIST test set, for the real-learning check: NNC_MNIST_DIR, or the
+# shared data directory beside the source tree.
+mnist = os.environ.get("NNC_MNIST_DIR",
+                       os.path.join(config.nnc_src_root, "..", "shared", "data", "mnist"))
+if os.path.exists(os.path.join(mnist, "t10k-images-idx3-ubyte.gz")) or \
+        os.path.exists(os.path.join(mnist, "t10k-images-idx3-ubyte")):
+    config.available_features.add("mnist")
+    config.substitutions.append(("%mnist_dir", os.path.abspath(mnist)))
+else:
+    lit_config.note("no MNIST data at %s: the MNIST training test is "
+                    "unsupported (set NNC_MNIST_DIR)" % mnist)
