@@ -134,8 +134,8 @@ int main(int argc, char **argv) {
     Call eval;
     bool hasEval = session.info().entryPoint("eval") &&
                    session.bind("eval", findEntryPoint("eval"), eval, error);
-    if (int status = runTraining(options, call, hasEval ? &eval : nullptr,
-                                 data, seconds, training))
+    if (int status = runTraining(options, call, hasEval ? &eval : nullptr, data,
+                                 seconds, training))
       return status;
   } else {
     printLayers(model);

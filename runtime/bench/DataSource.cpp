@@ -18,8 +18,7 @@ static int64_t labelClasses(Call &call) {
   return 0;
 }
 
-bool DataSource::setUp(const Options &options, Call &call,
-                       std::string &error) {
+bool DataSource::setUp(const Options &options, Call &call, std::string &error) {
   rng.seed(options.seed + 1);
   classes = labelClasses(call);
   Tensor *images = call.first("input");

@@ -82,8 +82,7 @@ int trainEpochs(const Options &options, Call &train, Call *eval,
     row["seconds"] = took;
     if (eval && data.test().count() >= batch) {
       Evaluation e = evaluate(*eval, data, data.test());
-      std::printf(" - val_loss: %.4f - val_accuracy: %.4f", e.loss,
-                  e.accuracy);
+      std::printf(" - val_loss: %.4f - val_accuracy: %.4f", e.loss, e.accuracy);
       row["val_loss"] = e.loss;
       row["val_accuracy"] = e.accuracy;
       record["test_loss"] = e.loss;

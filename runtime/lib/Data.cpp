@@ -97,8 +97,8 @@ bool nnrt::choosePreprocessing(const ImageSet &set, const Shape &input,
     out.flat = true;
     return true;
   }
-  if (input.size() == 4 && input[3] == set.channels &&
-      input[1] <= set.side && input[2] <= set.side) {
+  if (input.size() == 4 && input[3] == set.channels && input[1] <= set.side &&
+      input[2] <= set.side) {
     out.height = input[1];
     out.width = input[2];
     if (out.height < set.side || out.width < set.side)
@@ -107,8 +107,8 @@ bool nnrt::choosePreprocessing(const ImageSet &set, const Shape &input,
   }
   std::string s = std::to_string(set.side), c = std::to_string(set.channels);
   error = "the data's images are " + s + "x" + s + "x" + c +
-          "; the model's input " + formatShape(input) + " takes neither them ([N, " +
-          s + ", " + s + ", " + c + "] or [N, " +
+          "; the model's input " + formatShape(input) +
+          " takes neither them ([N, " + s + ", " + s + ", " + c + "] or [N, " +
           std::to_string(set.pixelsPerImage()) +
           "]) nor a crop of them ([N, H, W, " + c + "], H and W at most " + s +
           ")";
@@ -207,9 +207,8 @@ static void prepareImage(const ImageSet &set, const uint8_t *pixels,
     for (int64_t x = 0; x < w; ++x)
       for (int64_t c = 0; c < channels; ++c) {
         int64_t sx = left + (flip ? w - 1 - x : x);
-        int64_t at = set.channelMajor
-                         ? c * side * side + (top + y) * side + sx
-                         : ((top + y) * side + sx) * channels + c;
+        int64_t at = set.channelMajor ? c * side * side + (top + y) * side + sx
+                                      : ((top + y) * side + sx) * channels + c;
         out[(y * w + x) * channels + c] = pixels[at];
       }
   int64_t n = h * w * channels;

@@ -58,11 +58,11 @@ nnc::buildParameterGradients(func::FuncOp func, Value loss) {
     if (!inserted)
       it->second = nn::AddOp::create(b, loc, it->second, g);
   };
-  accumulate(loss, arith::ConstantOp::create(
-                       b, loc, DenseElementsAttr::get(
-                                   lossType, b.getFloatAttr(
-                                                 lossType.getElementType(),
-                                                 1.0))));
+  accumulate(
+      loss, arith::ConstantOp::create(
+                b, loc,
+                DenseElementsAttr::get(
+                    lossType, b.getFloatAttr(lossType.getElementType(), 1.0))));
 
   llvm::StringMap<Value> paramGrads;
   SmallVector<Operation *> forward;

@@ -31,8 +31,7 @@ struct LossCopy {
 FailureOr<LossCopy> copyLoss(ModuleOp module, func::FuncOp loss,
                              StringRef name) {
   if (module.lookupSymbol(name))
-    return loss.emitOpError("cannot derive @") << name
-                                               << ": the symbol exists";
+    return loss.emitOpError("cannot derive @") << name << ": the symbol exists";
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   auto copy = cast<func::FuncOp>(b.clone(*loss));
   copy.setSymName(name);
@@ -53,9 +52,9 @@ Value correctCount(OpBuilder &b, const LossCopy &c) {
       cast<ShapedType>(c.logits.getType()).getRank() != 2 ||
       cast<ShapedType>(c.labels.getType()).getRank() != 1)
     return {};
-  return nn::CorrectCountOp::create(
-      b, c.loss.getLoc(), RankedTensorType::get({}, b.getI32Type()), c.logits,
-      c.labels);
+  return nn::CorrectCountOp::create(b, c.loss.getLoc(),
+                                    RankedTensorType::get({}, b.getI32Type()),
+                                    c.logits, c.labels);
 }
 
 void setResults(func::FuncOp func, ArrayRef<Value> values,
@@ -65,14 +64,14 @@ void setResults(func::FuncOp func, ArrayRef<Value> values,
   SmallVector<Type> types;
   for (Value v : values)
     types.push_back(v.getType());
-  func.setType(FunctionType::get(func.getContext(),
-                                 func.getArgumentTypes(), types));
+  func.setType(
+      FunctionType::get(func.getContext(), func.getArgumentTypes(), types));
   MLIRContext *ctx = func.getContext();
   SmallVector<DictionaryAttr> attrs;
   for (const std::string &n : names)
-    attrs.push_back(DictionaryAttr::get(
-        ctx, NamedAttribute(StringAttr::get(ctx, "nn.name"),
-                            StringAttr::get(ctx, n))));
+    attrs.push_back(
+        DictionaryAttr::get(ctx, NamedAttribute(StringAttr::get(ctx, "nn.name"),
+                                                StringAttr::get(ctx, n))));
   func.setAllResultAttrs(attrs);
 }
 
@@ -100,8 +99,7 @@ struct NNGenerateTrainingPass
       return signalPassFailure();
     auto optimizers = module.getOps<nn::OptimizerOp>();
     if (!optimizers.empty() &&
-        failed(buildTrainStep(module, loss, trainable,
-                              *optimizers.begin())))
+        failed(buildTrainStep(module, loss, trainable, *optimizers.begin())))
       return signalPassFailure();
   }
 
@@ -121,8 +119,9 @@ struct NNGenerateTrainingPass
     return out;
   }
 
-  LogicalResult buildForwardBackward(ModuleOp module, func::FuncOp loss,
-                                     MutableArrayRef<nn::ParameterOp> trainable) {
+  LogicalResult
+  buildForwardBackward(ModuleOp module, func::FuncOp loss,
+                       MutableArrayRef<nn::ParameterOp> trainable) {
     FailureOr<LossCopy> c = copyLoss(module, loss, "forward_backward");
     if (failed(c))
       return failure();
@@ -178,6 +177,7 @@ struct NNGenerateTrainingPass
     FailureOr<SmallVector<Value>> grads = gradients(b, *c, trainable);
     if (failed(grads))
       return failure();
+    Value correct = correctCount(b, *c); // before any parameter changes
 
     auto scalar = RankedTensorType::get({}, b.getF32Type());
     auto stepParam = declareState(module, "global_step", scalar);
@@ -239,7 +239,7 @@ struct NNGenerateTrainingPass
 
     SmallVector<Value> results = {c->loss};
     SmallVector<std::string> names = {"loss"};
-    if (Value correct = correctCount(b, *c)) {
+    if (correct) {
       results.push_back(correct);
       names.push_back("correct");
     }

@@ -28,8 +28,8 @@ LogicalResult checkForward(Operation *op, FailureOr<RankedTensorType> expected,
 
 LogicalResult sameType(Operation *op, Value a, Value b, StringRef what) {
   if (a.getType() != b.getType())
-    return op->emitOpError(what) << " must have type " << a.getType()
-                                 << ", got " << b.getType();
+    return op->emitOpError(what)
+           << " must have type " << a.getType() << ", got " << b.getType();
   return success();
 }
 
@@ -44,25 +44,23 @@ LogicalResult checkClassification(Operation *op, Value logits, Value labels) {
 } // namespace
 
 LogicalResult Conv2DBackpropInputOp::verify() {
-  auto forward = inferConv2DType(std::nullopt, rt(getInputGrad()),
-                                 rt(getFilter()), getStrides(), getDilations(),
-                                 getPadding(), getPad());
-  return checkForward(*this, forward, getOutputGrad().getType(),
-                      "output_grad");
+  auto forward =
+      inferConv2DType(std::nullopt, rt(getInputGrad()), rt(getFilter()),
+                      getStrides(), getDilations(), getPadding(), getPad());
+  return checkForward(*this, forward, getOutputGrad().getType(), "output_grad");
 }
 
 LogicalResult Conv2DBackpropFilterOp::verify() {
-  auto forward = inferConv2DType(std::nullopt, rt(getInput()),
-                                 rt(getFilterGrad()), getStrides(),
-                                 getDilations(), getPadding(), getPad());
-  return checkForward(*this, forward, getOutputGrad().getType(),
-                      "output_grad");
+  auto forward =
+      inferConv2DType(std::nullopt, rt(getInput()), rt(getFilterGrad()),
+                      getStrides(), getDilations(), getPadding(), getPad());
+  return checkForward(*this, forward, getOutputGrad().getType(), "output_grad");
 }
 
 LogicalResult BiasAddGradOp::verify() {
   RankedTensorType dy = rt(getOutputGrad());
-  auto expected = RankedTensorType::get({dy.getShape().back()},
-                                        dy.getElementType());
+  auto expected =
+      RankedTensorType::get({dy.getShape().back()}, dy.getElementType());
   if (dy.getRank() < 1 || getBiasGrad().getType() != expected)
     return emitOpError("result must be the last axis of output_grad, ")
            << expected;
@@ -72,32 +70,29 @@ LogicalResult BiasAddGradOp::verify() {
 LogicalResult MaxPool2DGradOp::verify() {
   if (failed(sameType(*this, getInput(), getInputGrad(), "input_grad")))
     return failure();
-  auto forward = inferPool2DType(std::nullopt, "max_pool2d", rt(getInput()),
-                                 getWindow(), getStrides(), getPadding(),
-                                 getPad());
-  return checkForward(*this, forward, getOutputGrad().getType(),
-                      "output_grad");
+  auto forward =
+      inferPool2DType(std::nullopt, "max_pool2d", rt(getInput()), getWindow(),
+                      getStrides(), getPadding(), getPad());
+  return checkForward(*this, forward, getOutputGrad().getType(), "output_grad");
 }
 
 LogicalResult AvgPool2DGradOp::verify() {
-  auto forward = inferPool2DType(std::nullopt, "avg_pool2d",
-                                 rt(getInputGrad()), getWindow(), getStrides(),
-                                 getPadding(), getPad());
-  return checkForward(*this, forward, getOutputGrad().getType(),
-                      "output_grad");
+  auto forward =
+      inferPool2DType(std::nullopt, "avg_pool2d", rt(getInputGrad()),
+                      getWindow(), getStrides(), getPadding(), getPad());
+  return checkForward(*this, forward, getOutputGrad().getType(), "output_grad");
 }
 
 LogicalResult LRNGradOp::verify() {
   if (failed(sameType(*this, getInput(), getOutputGrad(), "output_grad")) ||
       failed(sameType(*this, getInput(), getInputGrad(), "input_grad")))
     return failure();
-  return checkForward(*this,
-                      inferLRNType(std::nullopt, rt(getInput()),
-                                   getDepthRadius(),
-                                   getBias().convertToDouble(),
-                                   getAlpha().convertToDouble(),
-                                   getBeta().convertToDouble()),
-                      getInput().getType(), "input");
+  return checkForward(
+      *this,
+      inferLRNType(std::nullopt, rt(getInput()), getDepthRadius(),
+                   getBias().convertToDouble(), getAlpha().convertToDouble(),
+                   getBeta().convertToDouble()),
+      getInput().getType(), "input");
 }
 
 // SameOperandsAndResultType checks everything the activations need.
@@ -106,10 +101,9 @@ LogicalResult SigmoidGradOp::verify() { return success(); }
 LogicalResult TanhGradOp::verify() { return success(); }
 
 LogicalResult SoftmaxGradOp::verify() {
-  return checkForward(*this,
-                      inferSoftmaxType(std::nullopt, rt(getOutput()),
-                                       getAxis()),
-                      getOutput().getType(), "output");
+  return checkForward(
+      *this, inferSoftmaxType(std::nullopt, rt(getOutput()), getAxis()),
+      getOutput().getType(), "output");
 }
 
 LogicalResult ScaleOp::verify() {
@@ -145,8 +139,8 @@ LogicalResult SGDUpdateOp::verify() {
 }
 
 LogicalResult AdamUpdateOp::verify() {
-  for (Value v : {getGrad(), getM(), getV(), getNewParam(), getNewM(),
-                  getNewV()})
+  for (Value v :
+       {getGrad(), getM(), getV(), getNewParam(), getNewM(), getNewV()})
     if (failed(sameType(*this, getParam(), v, "every tensor operand")))
       return failure();
   return success();
@@ -164,7 +158,7 @@ AssignParamOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return emitOpError("'") << getName() << "' is not an nn.parameter";
   if (param.getType() != getValue().getType())
     return emitOpError("value of type ")
-           << getValue().getType() << " does not match parameter '"
-           << getName() << "' of type " << param.getType();
+           << getValue().getType() << " does not match parameter '" << getName()
+           << "' of type " << param.getType();
   return success();
 }

@@ -33,8 +33,7 @@ LogicalResult Conv2DOp::buildGradients(OpBuilder &b, Value dy, Grads &out) {
 
 LogicalResult BiasAddOp::buildGradients(OpBuilder &b, Value dy, Grads &out) {
   out.push_back(dy);
-  out.push_back(
-      BiasAddGradOp::create(b, getLoc(), getBias().getType(), dy));
+  out.push_back(BiasAddGradOp::create(b, getLoc(), getBias().getType(), dy));
   return success();
 }
 
@@ -54,8 +53,7 @@ LogicalResult TanhOp::buildGradients(OpBuilder &b, Value dy, Grads &out) {
 }
 
 LogicalResult SoftmaxOp::buildGradients(OpBuilder &b, Value dy, Grads &out) {
-  out.push_back(
-      SoftmaxGradOp::create(b, getLoc(), getOutput(), dy, getAxis()));
+  out.push_back(SoftmaxGradOp::create(b, getLoc(), getOutput(), dy, getAxis()));
   return success();
 }
 
@@ -68,16 +66,15 @@ LogicalResult MaxPool2DOp::buildGradients(OpBuilder &b, Value dy, Grads &out) {
 
 LogicalResult AvgPool2DOp::buildGradients(OpBuilder &b, Value dy, Grads &out) {
   out.push_back(AvgPool2DGradOp::create(b, getLoc(), getInput().getType(), dy,
-                                        getWindow(), getStrides(),
-                                        getPadding(), getPadAttr()));
+                                        getWindow(), getStrides(), getPadding(),
+                                        getPadAttr()));
   return success();
 }
 
 LogicalResult LRNOp::buildGradients(OpBuilder &b, Value dy, Grads &out) {
-  out.push_back(LRNGradOp::create(b, getLoc(), getInput().getType(),
-                                  getInput(), dy, getDepthRadiusAttr(),
-                                  getBiasAttr(), getAlphaAttr(),
-                                  getBetaAttr()));
+  out.push_back(LRNGradOp::create(b, getLoc(), getInput().getType(), getInput(),
+                                  dy, getDepthRadiusAttr(), getBiasAttr(),
+                                  getAlphaAttr(), getBetaAttr()));
   return success();
 }
 
@@ -159,8 +156,8 @@ LogicalResult SparseSoftmaxCrossEntropyOp::buildGradients(OpBuilder &b,
   return success();
 }
 
-LogicalResult CategoricalCrossEntropyOp::buildGradients(OpBuilder &b,
-                                                        Value dl, Grads &out) {
+LogicalResult CategoricalCrossEntropyOp::buildGradients(OpBuilder &b, Value dl,
+                                                        Grads &out) {
   out.push_back(CategoricalCrossEntropyGradOp::create(
       b, getLoc(), getProbs().getType(), getProbs(), getLabels(), dl,
       getEpsilonAttr()));

@@ -1,4 +1,5 @@
-//===- Autodiff.h - reverse-mode differentiation of nn functions -*- C++ -*-===//
+//===- Autodiff.h - reverse-mode differentiation of nn functions -*- C++
+//-*-===//
 //
 // Part of nnc. Differentiates a scalar value of a single-block function with
 // respect to the parameters it reads, through DifferentiableOpInterface: the

@@ -40,8 +40,8 @@ struct Conv2DBackpropInputLowering
     int64_t f = wType.getDimSize(3);
     ArrayRef<int64_t> s = op.getStrides(), d = op.getDilations();
     int64_t k[2] = {wType.getDimSize(0), wType.getDimSize(1)};
-    SmallVector<int64_t, 4> pads = explicitPads(dxType, {k[0], k[1]}, s, d,
-                                                op.getPadding(), op.getPad());
+    SmallVector<int64_t, 4> pads =
+        explicitPads(dxType, {k[0], k[1]}, s, d, op.getPadding(), op.getPad());
 
     // dy with (stride - 1) zeros between its elements.
     Value dy = op.getOutputGrad();
@@ -65,9 +65,9 @@ struct Conv2DBackpropInputLowering
     }
     // Pad so the stride-1 convolution yields every position of the padded
     // input: (k-1)d before, and after whatever the forward pass left over.
-    Value dyPadded = padTensor(
-        rewriter, loc, dy, {0, full[0], full[1], 0},
-        {0, padded[0] - dil[0], padded[1] - dil[1], 0}, 0.0);
+    Value dyPadded =
+        padTensor(rewriter, loc, dy, {0, full[0], full[1], 0},
+                  {0, padded[0] - dil[0], padded[1] - dil[1], 0}, 0.0);
 
     // w'[kh, kw, f, c] = w[K-1-kh, K-1-kw, c, f]
     AffineExpr e[4];
@@ -75,11 +75,9 @@ struct Conv2DBackpropInputLowering
     auto flipMap = AffineMap::get(
         4, 0, {k[0] - 1 - e[0], k[1] - 1 - e[1], e[3], e[2]}, ctx);
     auto flippedType = RankedTensorType::get({k[0], k[1], f, c}, elt);
-    Value flipped = generic(rewriter, loc, flippedType, op.getFilter(),
-                            {flipMap, identity(ctx, 4)}, parallel(4),
-                            [](OpBuilder &, Location, ValueRange a) {
-                              return a[0];
-                            });
+    Value flipped = generic(
+        rewriter, loc, flippedType, op.getFilter(), {flipMap, identity(ctx, 4)},
+        parallel(4), [](OpBuilder &, Location, ValueRange a) { return a[0]; });
 
     auto fullType = RankedTensorType::get({n, padded[0], padded[1], c}, elt);
     const int64_t ones[2] = {1, 1};
@@ -161,10 +159,10 @@ std::pair<Value, Value> windowOf(OpBuilder &b, Location loc, Value i, Value k,
 /// dx[n, h, w, c] = sum over window offsets (kh, kw) of
 /// `term(oh, ow, kh, kw)` for the output windows that cover (h, w).
 template <typename Term>
-Value gatherPoolGrad(OpBuilder &rewriter, Location loc,
-                     RankedTensorType dxType, RankedTensorType dyType,
-                     ArrayRef<int64_t> window, ArrayRef<int64_t> strides,
-                     ArrayRef<int64_t> pads, Term term) {
+Value gatherPoolGrad(OpBuilder &rewriter, Location loc, RankedTensorType dxType,
+                     RankedTensorType dyType, ArrayRef<int64_t> window,
+                     ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
+                     Term term) {
   MLIRContext *ctx = rewriter.getContext();
   Type elt = dxType.getElementType();
   Value windowShape = tensor::EmptyOp::create(rewriter, loc, window, elt);
@@ -204,8 +202,8 @@ struct MaxPoolGradLowering : OpRewritePattern<nn::MaxPool2DGradOp> {
     auto dyType = cast<RankedTensorType>(op.getOutputGrad().getType());
     ArrayRef<int64_t> win = op.getWindow(), str = op.getStrides();
     const int64_t ones[2] = {1, 1};
-    SmallVector<int64_t, 4> pads = explicitPads(
-        xType, win, str, ones, op.getPadding(), op.getPad());
+    SmallVector<int64_t, 4> pads =
+        explicitPads(xType, win, str, ones, op.getPadding(), op.getPad());
     double lowest = -std::numeric_limits<double>::infinity();
     Value x = padNHWC(rewriter, loc, op.getInput(), pads, lowest);
 
@@ -217,16 +215,17 @@ struct MaxPoolGradLowering : OpRewritePattern<nn::MaxPool2DGradOp> {
     auto winMap = AffineMap::get(6, 0, {e[4], e[5]}, ctx);
     auto outMap = AffineMap::get(6, 0, {e[0], e[1], e[2], e[3]}, ctx);
     Type elt = xType.getElementType();
-    auto idxType = RankedTensorType::get(dyType.getShape(), rewriter.getI32Type());
+    auto idxType =
+        RankedTensorType::get(dyType.getShape(), rewriter.getI32Type());
     Value maxInit = filled(rewriter, loc, dyType, lowest);
-    Value argInit = linalg::FillOp::create(
-                        rewriter, loc,
-                        ValueRange{arith::ConstantOp::create(
-                            rewriter, loc, rewriter.getI32IntegerAttr(0))},
-                        ValueRange{tensor::EmptyOp::create(
-                            rewriter, loc, idxType.getShape(),
-                            rewriter.getI32Type())})
-                        .getResult(0);
+    Value argInit =
+        linalg::FillOp::create(
+            rewriter, loc,
+            ValueRange{arith::ConstantOp::create(
+                rewriter, loc, rewriter.getI32IntegerAttr(0))},
+            ValueRange{tensor::EmptyOp::create(
+                rewriter, loc, idxType.getShape(), rewriter.getI32Type())})
+            .getResult(0);
     Value windowShape = tensor::EmptyOp::create(rewriter, loc, win, elt);
     auto argmax = linalg::GenericOp::create(
         rewriter, loc, TypeRange{dyType, idxType}, ValueRange{x, windowShape},
@@ -239,13 +238,12 @@ struct MaxPoolGradLowering : OpRewritePattern<nn::MaxPool2DGradOp> {
               kw);
           Value flatI32 =
               arith::IndexCastOp::create(b, l, b.getI32Type(), flat);
-          Value better = arith::CmpFOp::create(
-              b, l, arith::CmpFPredicate::OGT, a[0], a[2]);
+          Value better = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT,
+                                               a[0], a[2]);
           linalg::YieldOp::create(
               b, l,
               ValueRange{arith::SelectOp::create(b, l, better, a[0], a[2]),
-                         arith::SelectOp::create(b, l, better, flatI32,
-                                                 a[3])});
+                         arith::SelectOp::create(b, l, better, flatI32, a[3])});
         });
     Value winners = argmax.getResult(1);
     Value dy = op.getOutputGrad();
@@ -260,10 +258,12 @@ struct MaxPoolGradLowering : OpRewritePattern<nn::MaxPool2DGradOp> {
               b, l, b.getIndexType(),
               tensor::ExtractOp::create(b, l, winners,
                                         ValueRange{n, oh, ow, c}));
-          Value g = tensor::ExtractOp::create(b, l, dy, ValueRange{n, oh, ow, c});
-          Value won =
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, winner, flat);
-          return arith::SelectOp::create(b, l, won, g, floatConst(b, l, elt, 0.0));
+          Value g =
+              tensor::ExtractOp::create(b, l, dy, ValueRange{n, oh, ow, c});
+          Value won = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                            winner, flat);
+          return arith::SelectOp::create(b, l, won, g,
+                                         floatConst(b, l, elt, 0.0));
         });
     rewriter.replaceOp(op, dx);
     return success();
@@ -279,24 +279,25 @@ struct AvgPoolGradLowering : OpRewritePattern<nn::AvgPool2DGradOp> {
     auto dyType = cast<RankedTensorType>(op.getOutputGrad().getType());
     ArrayRef<int64_t> win = op.getWindow(), str = op.getStrides();
     const int64_t ones[2] = {1, 1};
-    SmallVector<int64_t, 4> pads = explicitPads(
-        dxType, win, str, ones, op.getPadding(), op.getPad());
+    SmallVector<int64_t, 4> pads =
+        explicitPads(dxType, win, str, ones, op.getPadding(), op.getPad());
     Value dy = op.getOutputGrad();
     Type elt = dxType.getElementType();
     Value dx = gatherPoolGrad(
         rewriter, loc, dxType, dyType, win, str, pads,
         [&](OpBuilder &b, Location l, Value n, Value oh, Value ow, Value c,
             Value, Value) -> Value {
-          Value count = arith::MulIOp::create(
-              b, l,
-              realCount(b, l, oh, str[0], pads[0], win[0],
-                        dxType.getDimSize(1)),
-              realCount(b, l, ow, str[1], pads[2], win[1],
-                        dxType.getDimSize(2)));
+          Value count =
+              arith::MulIOp::create(b, l,
+                                    realCount(b, l, oh, str[0], pads[0], win[0],
+                                              dxType.getDimSize(1)),
+                                    realCount(b, l, ow, str[1], pads[2], win[1],
+                                              dxType.getDimSize(2)));
           Value countF = arith::SIToFPOp::create(
               b, l, elt,
               arith::IndexCastOp::create(b, l, b.getI64Type(), count));
-          Value g = tensor::ExtractOp::create(b, l, dy, ValueRange{n, oh, ow, c});
+          Value g =
+              tensor::ExtractOp::create(b, l, dy, ValueRange{n, oh, ow, c});
           return arith::DivFOp::create(b, l, g, countF);
         });
     rewriter.replaceOp(op, dx);
@@ -308,6 +309,5 @@ struct AvgPoolGradLowering : OpRewritePattern<nn::AvgPool2DGradOp> {
 
 void nnc::populateGradConvPoolToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<Conv2DBackpropInputLowering, Conv2DBackpropFilterLowering,
-               MaxPoolGradLowering, AvgPoolGradLowering>(
-      patterns.getContext());
+               MaxPoolGradLowering, AvgPoolGradLowering>(patterns.getContext());
 }

@@ -46,19 +46,18 @@ Value pointwise(OpBuilder &b, Location loc, RankedTensorType type,
   return generic(b, loc, type, inputs, maps, parallel(rank), body);
 }
 
-template <typename Op>
-struct PointwiseLowering : OpRewritePattern<Op> {
+template <typename Op> struct PointwiseLowering : OpRewritePattern<Op> {
   using Fn = Value (*)(Op, OpBuilder &, Location, ValueRange);
   PointwiseLowering(MLIRContext *ctx, Fn fn)
       : OpRewritePattern<Op>(ctx), fn(fn) {}
   LogicalResult matchAndRewrite(Op op,
                                 PatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
-    rewriter.replaceOp(
-        op, pointwise(rewriter, op.getLoc(), type, op->getOperands(),
-                      [&](OpBuilder &b, Location l, ValueRange a) {
-                        return fn(op, b, l, a);
-                      }));
+    rewriter.replaceOp(op,
+                       pointwise(rewriter, op.getLoc(), type, op->getOperands(),
+                                 [&](OpBuilder &b, Location l, ValueRange a) {
+                                   return fn(op, b, l, a);
+                                 }));
     return success();
   }
   Fn fn;
@@ -116,12 +115,13 @@ struct BiasAddGradLowering : OpRewritePattern<nn::BiasAddGradOp> {
     auto in = AffineMap::get(rank, 0, dims, ctx);
     auto out = AffineMap::get(rank, 0, getAffineDimExpr(0, ctx), ctx);
     rewriter.replaceOp(
-        op, generic(rewriter, op.getLoc(), cast<RankedTensorType>(op.getType()),
-                    op.getOutputGrad(), {in, out}, parallel(1, rank - 1),
-                    [](OpBuilder &b, Location l, ValueRange a) {
-                      return add(b, l, a[1], a[0]);
-                    },
-                    /*init=*/0.0));
+        op, generic(
+                rewriter, op.getLoc(), cast<RankedTensorType>(op.getType()),
+                op.getOutputGrad(), {in, out}, parallel(1, rank - 1),
+                [](OpBuilder &b, Location l, ValueRange a) {
+                  return add(b, l, a[1], a[0]);
+                },
+                /*init=*/0.0));
     return success();
   }
 };
@@ -176,33 +176,31 @@ struct LRNGradLowering : OpRewritePattern<nn::LRNGradOp> {
                          [](OpBuilder &b, Location l, ValueRange a) {
                            return mul(b, l, a[0], a[0]);
                          });
-    Value norm = pointwise(
-        rewriter, loc, type, channelWindowSum(rewriter, loc, sq, r),
-        [&](OpBuilder &b, Location l, ValueRange a) {
-          return add(b, l, floatConst(b, l, elt, bias),
-                     mul(b, l, floatConst(b, l, elt, alpha), a[0]));
-        });
+    Value norm =
+        pointwise(rewriter, loc, type, channelWindowSum(rewriter, loc, sq, r),
+                  [&](OpBuilder &b, Location l, ValueRange a) {
+                    return add(b, l, floatConst(b, l, elt, bias),
+                               mul(b, l, floatConst(b, l, elt, alpha), a[0]));
+                  });
     // t = dy * x * N^(-beta-1); T = window sum of t.
-    Value t = pointwise(
-        rewriter, loc, type, ValueRange{dy, x, norm},
-        [&](OpBuilder &b, Location l, ValueRange a) {
-          Value p = math::PowFOp::create(b, l, a[2],
-                                         floatConst(b, l, elt, -beta - 1.0));
-          return mul(b, l, mul(b, l, a[0], a[1]), p);
-        });
+    Value t = pointwise(rewriter, loc, type, ValueRange{dy, x, norm},
+                        [&](OpBuilder &b, Location l, ValueRange a) {
+                          Value p = math::PowFOp::create(
+                              b, l, a[2], floatConst(b, l, elt, -beta - 1.0));
+                          return mul(b, l, mul(b, l, a[0], a[1]), p);
+                        });
     Value windowT = channelWindowSum(rewriter, loc, t, r);
     // dx = dy * N^-beta - 2 alpha beta x T
     rewriter.replaceOp(
         op, pointwise(rewriter, loc, type, ValueRange{dy, x, norm, windowT},
                       [&](OpBuilder &b, Location l, ValueRange a) {
-                        Value direct = mul(
-                            b, l, a[0],
-                            math::PowFOp::create(
-                                b, l, a[2], floatConst(b, l, elt, -beta)));
-                        Value cross = mul(
-                            b, l,
-                            floatConst(b, l, elt, 2.0 * alpha * beta),
-                            mul(b, l, a[1], a[3]));
+                        Value direct =
+                            mul(b, l, a[0],
+                                math::PowFOp::create(
+                                    b, l, a[2], floatConst(b, l, elt, -beta)));
+                        Value cross =
+                            mul(b, l, floatConst(b, l, elt, 2.0 * alpha * beta),
+                                mul(b, l, a[1], a[3]));
                         return sub(b, l, direct, cross);
                       }));
     return success();
@@ -261,7 +259,8 @@ struct SparseCEGradLowering
                     {id, row, row, row, scalar, id}, parallel(2),
                     [&](OpBuilder &b, Location l, ValueRange a) {
                       Value p = arith::DivFOp::create(
-                          b, l, math::ExpOp::create(b, l, sub(b, l, a[0], a[1])),
+                          b, l,
+                          math::ExpOp::create(b, l, sub(b, l, a[0], a[1])),
                           a[2]);
                       Value one = arith::SelectOp::create(
                           b, l, isLabel(b, l, a[3]), floatConst(b, l, elt, 1.0),
@@ -315,16 +314,16 @@ struct CategoricalCEGradLowering
                       b, l, floatConst(b, l, elt, 1.0), s);
                   Value own = arith::DivFOp::create(
                       b, l, floatConst(b, l, elt, 1.0), mul(b, l, p, s));
-                  Value g = arith::SelectOp::create(
-                      b, l, isLabel(b, l, a[2]), sub(b, l, invS, own), invS);
+                  Value g = arith::SelectOp::create(b, l, isLabel(b, l, a[2]),
+                                                    sub(b, l, invS, own), invS);
                   Value inside = arith::AndIOp::create(
                       b, l,
                       arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, p,
                                             floatConst(b, l, elt, eps)),
                       arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, p,
                                             floatConst(b, l, elt, 1.0 - eps)));
-                  Value scaled =
-                      mul(b, l, g, mul(b, l, a[3], floatConst(b, l, elt, invN)));
+                  Value scaled = mul(
+                      b, l, g, mul(b, l, a[3], floatConst(b, l, elt, invN)));
                   return arith::SelectOp::create(b, l, inside, scaled,
                                                  floatConst(b, l, elt, 0.0));
                 }));
@@ -348,8 +347,8 @@ struct CorrectCountLowering : OpRewritePattern<nn::CorrectCountOp> {
     auto rowI = RankedTensorType::get({n}, i32);
     Value maxInit =
         filled(rewriter, loc, rowF, -std::numeric_limits<double>::infinity());
-    Value zeroI = arith::ConstantOp::create(rewriter, loc,
-                                            rewriter.getI32IntegerAttr(0));
+    Value zeroI =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(0));
     Value argInit =
         linalg::FillOp::create(rewriter, loc, ValueRange{zeroI},
                                ValueRange{tensor::EmptyOp::create(
@@ -362,8 +361,8 @@ struct CorrectCountLowering : OpRewritePattern<nn::CorrectCountOp> {
         parallel(1, 1), [&](OpBuilder &b, Location l, ValueRange a) {
           Value j = arith::IndexCastOp::create(
               b, l, i32, linalg::IndexOp::create(b, l, 1));
-          Value better =
-              arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, a[0], a[1]);
+          Value better = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT,
+                                               a[0], a[1]);
           linalg::YieldOp::create(
               b, l,
               ValueRange{arith::SelectOp::create(b, l, better, a[0], a[1]),
@@ -386,11 +385,11 @@ struct CorrectCountLowering : OpRewritePattern<nn::CorrectCountOp> {
           Value label = a[1];
           if (label.getType() != i32)
             label = arith::TruncIOp::create(b, l, i32, label);
-          Value hit =
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, a[0], label);
+          Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                            a[0], label);
           Value one = arith::ExtUIOp::create(b, l, i32, hit);
-          linalg::YieldOp::create(b, l,
-                                  ValueRange{arith::AddIOp::create(b, l, a[2], one)});
+          linalg::YieldOp::create(
+              b, l, ValueRange{arith::AddIOp::create(b, l, a[2], one)});
         });
     rewriter.replaceOp(op, count.getResult(0));
     return success();
@@ -441,7 +440,8 @@ struct SGDUpdateLowering : OpRewritePattern<nn::SGDUpdateOp> {
           if (wd != 0.0)
             g = add(b, l, g, mul(b, l, floatConst(b, l, elt, wd), w));
           if (!v) {
-            linalg::YieldOp::create(b, l, ValueRange{sub(b, l, w, mul(b, l, lr, g))});
+            linalg::YieldOp::create(b, l,
+                                    ValueRange{sub(b, l, w, mul(b, l, lr, g))});
             return;
           }
           Value mom = floatConst(b, l, elt, momentum);
@@ -478,12 +478,13 @@ struct AdamUpdateLowering : OpRewritePattern<nn::AdamUpdateOp> {
             g = add(b, l, g, mul(b, l, c(wd), w));
           Value t = add(b, l, a[5], c(1.0));
           Value mNew = add(b, l, mul(b, l, c(b1), m), mul(b, l, c(1 - b1), g));
-          Value vNew =
-              add(b, l, mul(b, l, c(b2), v), mul(b, l, c(1 - b2), mul(b, l, g, g)));
+          Value vNew = add(b, l, mul(b, l, c(b2), v),
+                           mul(b, l, c(1 - b2), mul(b, l, g, g)));
           Value corr = arith::DivFOp::create(
               b, l,
               math::SqrtOp::create(
-                  b, l, sub(b, l, c(1.0), math::PowFOp::create(b, l, c(b2), t))),
+                  b, l,
+                  sub(b, l, c(1.0), math::PowFOp::create(b, l, c(b2), t))),
               sub(b, l, c(1.0), math::PowFOp::create(b, l, c(b1), t)));
           Value denom = add(b, l, math::SqrtOp::create(b, l, vNew), c(eps));
           Value delta = mul(b, l, mul(b, l, lr, corr),

@@ -140,10 +140,10 @@ Value sumAll(OpBuilder &b, Location loc, Value x,
 } // namespace nnc::linalg_utils
 
 /// [top, bottom, left, right] padding of a windowed op on `input`.
-SmallVector<int64_t, 4>
-nnc::linalg_utils::explicitPads(RankedTensorType input, ArrayRef<int64_t> window,
-             ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
-             nn::Padding padding, std::optional<ArrayRef<int64_t>> pad) {
+SmallVector<int64_t, 4> nnc::linalg_utils::explicitPads(
+    RankedTensorType input, ArrayRef<int64_t> window, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> dilations, nn::Padding padding,
+    std::optional<ArrayRef<int64_t>> pad) {
   SmallVector<int64_t, 4> pads;
   for (unsigned axis = 0; axis < 2; ++axis) {
     nn::AxisPadding p = nn::computePadding(
@@ -155,15 +155,17 @@ nnc::linalg_utils::explicitPads(RankedTensorType input, ArrayRef<int64_t> window
   return pads;
 }
 
-DenseIntElementsAttr nnc::linalg_utils::pairAttr(OpBuilder &b, ArrayRef<int64_t> values) {
+DenseIntElementsAttr nnc::linalg_utils::pairAttr(OpBuilder &b,
+                                                 ArrayRef<int64_t> values) {
   return DenseIntElementsAttr::get(RankedTensorType::get({2}, b.getI64Type()),
                                    values);
 }
 
 /// Number of real (unpadded) positions of an axis in the window of output
 /// index `o`: min(o*s - before + k, size) - max(o*s - before, 0).
-Value nnc::linalg_utils::realCount(OpBuilder &b, Location loc, Value o, int64_t stride,
-                int64_t before, int64_t window, int64_t size) {
+Value nnc::linalg_utils::realCount(OpBuilder &b, Location loc, Value o,
+                                   int64_t stride, int64_t before,
+                                   int64_t window, int64_t size) {
   auto cst = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
