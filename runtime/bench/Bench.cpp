@@ -17,8 +17,10 @@
 
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <fstream>
+#include <malloc.h>
 #include <numeric>
 #include <thread>
 #include <unistd.h>
@@ -72,6 +74,11 @@ bool writeText(const std::string &path, const std::string &text,
 
 int main(int argc, char **argv) {
   program = argv[0];
+  // The compiled code allocates and frees its intermediate buffers every
+  // step. Serve them from the heap and never give it back, so later steps
+  // reuse memory that is already mapped instead of faulting in fresh pages.
+  mallopt(M_MMAP_MAX, 0);
+  mallopt(M_TRIM_THRESHOLD, INT_MAX);
   Options options;
   std::string error;
   if (!parseOptions(argc, argv, options, error))
