@@ -129,14 +129,7 @@ def main():
     want = MODELS[args.model](params, images.astype(np.float64))
     checks.append(("%s forward (batch %d)" % (args.model, args.batch),
                    arrays["output0"], want))
-    failed = 0
-    for name, got, want in checks:
-        ok, err = oracle.close(np.asarray(got, np.float64), want)
-        print("%s: %s (max relative error %.2e)" %
-              ("match" if ok else "MISMATCH", name, err))
-        failed += not ok
-    print("%d passed, %d failed" % (len(checks) - failed, failed))
-    return 1 if failed else 0
+    return oracle.report(checks)
 
 
 if __name__ == "__main__":

@@ -96,3 +96,16 @@ def close(got, want, rtol=1e-4):
     scale = max(float(np.max(np.abs(want))), 1e-6)
     err = float(np.max(np.abs(got - want))) / scale if want.size else 0.0
     return err <= rtol, err
+
+
+def report(checks):
+    """Prints one line per (name, got, want) check and a closing
+    "N passed, N failed" line; returns the process exit status."""
+    failed = 0
+    for name, got, want in checks:
+        ok, err = close(np.asarray(got, np.float64), want)
+        print("%s: %s (max relative error %.2e)" %
+              ("match" if ok else "MISMATCH", name, err))
+        failed += not ok
+    print("%d passed, %d failed" % (len(checks) - failed, failed))
+    return 1 if failed else 0

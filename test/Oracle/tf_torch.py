@@ -9,14 +9,7 @@ import math
 import torch
 import torch.nn.functional as F
 
-
-def tf_pads(size, window, stride, dilation, padding):
-    if padding == "VALID":
-        return (0, 0)
-    out = -(-size // stride)
-    effective = (window - 1) * dilation + 1
-    total = max((out - 1) * stride + effective - size, 0)
-    return (total // 2, total - total // 2)
+from tf_ref import tf_pads
 
 
 def _pads(x, window, stride, dilation, padding):

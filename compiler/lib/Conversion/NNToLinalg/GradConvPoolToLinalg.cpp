@@ -25,6 +25,13 @@ Value cstIndex(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
+  SmallVector<OpFoldResult> out;
+  for (int64_t v : values)
+    out.push_back(b.getIndexAttr(v));
+  return out;
+}
+
 struct Conv2DBackpropInputLowering
     : OpRewritePattern<nn::Conv2DBackpropInputOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -54,14 +61,10 @@ struct Conv2DBackpropInputLowering
     if (s[0] != 1 || s[1] != 1) {
       auto holesType = RankedTensorType::get({n, dil[0], dil[1], f}, elt);
       Value zeros = filled(rewriter, loc, holesType, 0.0);
-      SmallVector<OpFoldResult> offsets(4, rewriter.getIndexAttr(0));
-      SmallVector<OpFoldResult> sizes, strides;
-      for (int64_t v : dyType.getShape())
-        sizes.push_back(rewriter.getIndexAttr(v));
-      for (int64_t v : {int64_t(1), s[0], s[1], int64_t(1)})
-        strides.push_back(rewriter.getIndexAttr(v));
-      dy = tensor::InsertSliceOp::create(rewriter, loc, dy, zeros, offsets,
-                                         sizes, strides);
+      dy = tensor::InsertSliceOp::create(
+          rewriter, loc, dy, zeros, indexAttrs(rewriter, {0, 0, 0, 0}),
+          indexAttrs(rewriter, dyType.getShape()),
+          indexAttrs(rewriter, {1, s[0], s[1], 1}));
     }
     // Pad so the stride-1 convolution yields every position of the padded
     // input: (k-1)d before, and after whatever the forward pass left over.
@@ -88,14 +91,10 @@ struct Conv2DBackpropInputLowering
             pairAttr(rewriter, ones), pairAttr(rewriter, d))
             .getResult(0);
     // Drop the forward padding.
-    SmallVector<OpFoldResult> offsets = {
-        rewriter.getIndexAttr(0), rewriter.getIndexAttr(pads[0]),
-        rewriter.getIndexAttr(pads[2]), rewriter.getIndexAttr(0)};
-    SmallVector<OpFoldResult> sizes, unit(4, rewriter.getIndexAttr(1));
-    for (int64_t v : dxType.getShape())
-      sizes.push_back(rewriter.getIndexAttr(v));
-    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(op, dxType, conv,
-                                                        offsets, sizes, unit);
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, dxType, conv, indexAttrs(rewriter, {0, pads[0], pads[2], 0}),
+        indexAttrs(rewriter, dxType.getShape()),
+        indexAttrs(rewriter, {1, 1, 1, 1}));
     return success();
   }
 };
