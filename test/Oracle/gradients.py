@@ -78,12 +78,28 @@ def grad_mlp(p, x, y):
     return T.categorical_cross_entropy(v, y)
 
 
+def grad_misc(p, x, y):
+    v = T.conv(x, p["c1.weights"], p["c1.biases"], stride=3, padding="VALID",
+               act="relu")
+    v = T.conv(torch.nn.functional.pad(v, (0, 0, 0, 1, 1, 0)), p["c2.weights"],
+               p["c2.biases"], padding="VALID", act="tanh")
+    f = v.reshape(x.shape[0], -1)
+    g = f @ f.T
+    h = g @ f
+    k = f.T @ h
+    l = k.T @ h.T
+    o = h @ l
+    return T.sparse_softmax_cross_entropy(
+        T.dense(o, p["d.weights"], p["d.biases"]), y)
+
+
 MODELS = {f.__name__: f for f in
-          (alexnet, cifar10_cnn, cifar_mlp, grad_cnn, grad_mlp)}
+          (alexnet, cifar10_cnn, cifar_mlp, grad_cnn, grad_mlp, grad_misc)}
 
 # The optimizer each model declares: (kind, learning rate, momentum).
 OPTIMIZERS = {"cifar10_cnn": ("sgd", 0.1, 0.0), "cifar_mlp": ("sgd", 0.01, 0.0),
-              "grad_cnn": ("sgd", 0.1, 0.9), "grad_mlp": ("adam", 0.01, 0.0)}
+              "grad_cnn": ("sgd", 0.1, 0.9), "grad_mlp": ("adam", 0.01, 0.0),
+              "grad_misc": ("nesterov", 0.05, 0.5)}
 
 
 def update(kind, lr, momentum, w, g):
@@ -93,6 +109,8 @@ def update(kind, lr, momentum, w, g):
         m, v = (1 - b1) * g, (1 - b2) * g * g
         lr_t = lr * np.sqrt(1 - b2) / (1 - b1)
         return w - lr_t * m / (np.sqrt(v) + eps)
+    if kind == "nesterov":  # v = g; w -= lr * (g + momentum * v)
+        return w - lr * (g + momentum * g)
     # TensorFlow's momentum: v = momentum * 0 + g; w -= lr * v.
     return w - lr * g
 
