@@ -87,6 +87,8 @@ int main(int argc, char **argv) {
     std::printf("%s", usage(program).c_str());
     return 0;
   }
+  if (options.epochs && !options.modeGiven)
+    options.mode = "train";
   if (options.epochs && options.mode != "train")
     return fail("--epochs applies to --mode=train", 2);
 
@@ -141,9 +143,25 @@ int main(int argc, char **argv) {
     Call eval;
     bool hasEval = session.info().entryPoint("eval") &&
                    session.bind("eval", findEntryPoint("eval"), eval, error);
+    auto checkpoint = [&] {
+      if (options.save.empty() || session.saveParameters(options.save, error))
+        return true;
+      fail(error);
+      return false;
+    };
     if (int status = runTraining(options, call, hasEval ? &eval : nullptr, data,
-                                 seconds, training))
+                                 seconds, training, checkpoint))
       return status;
+    if (interrupted()) {
+      std::printf("\n");
+      if (!checkpoint())
+        return 1;
+      std::string saved =
+          options.save.empty() ? "" : "; parameters saved to " + options.save;
+      std::fprintf(stderr, "%s: interrupted after %zu timed steps%s\n", program,
+                   seconds.size(), saved.c_str());
+      return 130;
+    }
   } else {
     printLayers(model);
     std::fflush(stdout);

@@ -22,6 +22,7 @@ Runs and times the compiled model.
   --steps=N          timed steps (default 100)
   --warmup=N         untimed steps first (default 10)
   --epochs=N         train: passes over a real data set instead of --steps
+                     (implies --mode=train)
   --threads=N        OpenMP threads (default: every core)
   --seed=N           seed of parameter initialisation and synthetic data
                      (default 1)
@@ -31,7 +32,8 @@ Runs and times the compiled model.
   --holdout=N        test on the last N images of the training files (the
                      default when the data has no test files: none)
   --load=FILE.npz    parameters from a NumPy archive instead of initialising
-  --save=FILE.npz    write the parameters after the run (atomically)
+  --save=FILE.npz    write the parameters (with the optimizer state) after
+                     the run, after every epoch, and on Ctrl-C (atomically)
   --dump=FILE.npz    write the parameters, inputs and outputs of the last step
   --json=FILE        write every figure of the run as JSON
   --help             this text
@@ -77,6 +79,7 @@ bool nnrt::parseOptions(int argc, char **argv, Options &out,
           {"mode",
            {[&](const std::string &v) {
               out.mode = v;
+              out.modeGiven = true;
               return v == "forward" || v == "forward-backward" || v == "train";
             },
             "forward, forward-backward or train"}},

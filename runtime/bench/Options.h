@@ -14,6 +14,7 @@ namespace nnrt {
 
 struct Options {
   std::string mode = "forward"; // forward, forward-backward, train
+  bool modeGiven = false;       // --epochs implies train unless --mode says
   int64_t steps = 100, warmup = 10, epochs = 0;
   int threads = 0; // 0: every core
   uint64_t seed = 1;

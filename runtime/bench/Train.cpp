@@ -10,12 +10,20 @@
 
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <unistd.h>
 
 using namespace nnrt;
 
 namespace {
+volatile std::sig_atomic_t stopRequested = 0;
+
+void onInterrupt(int) {
+  stopRequested = 1;
+  std::signal(SIGINT, SIG_DFL); // a second Ctrl-C ends the program
+}
+
 double now() {
   using namespace std::chrono;
   return duration<double>(steady_clock::now().time_since_epoch()).count();
@@ -47,7 +55,8 @@ void progress(int64_t step, int64_t steps, double elapsed, double loss,
 }
 
 int trainEpochs(const Options &options, Call &train, Call *eval,
-                DataSource &data, std::vector<double> &seconds, Json &record) {
+                DataSource &data, std::vector<double> &seconds, Json &record,
+                const std::function<bool()> &checkpoint) {
   Json &epochs = record["epochs"];
   epochs = Json::makeArray();
   int64_t batch = data.batchSize();
@@ -60,6 +69,8 @@ int trainEpochs(const Options &options, Call &train, Call *eval,
     double lossSum = 0, start = now();
     int64_t correct = 0;
     for (int64_t s = 0; s < steps; ++s) {
+      if (stopRequested)
+        return 0;
       data.fill(train, data.train(), order, s * batch, /*augment=*/true);
       double t0 = now();
       train.run();
@@ -90,6 +101,8 @@ int trainEpochs(const Options &options, Call &train, Call *eval,
       record["test_images"] = e.images;
     }
     epochs.array.push_back(std::move(row));
+    if (!checkpoint())
+      return 1;
     std::printf("\n");
     std::fflush(stdout);
   }
@@ -106,7 +119,8 @@ int trainSteps(const Options &options, Call &train, DataSource &data,
     order = data.order(data.train(), /*shuffle=*/true);
   else
     data.fillSynthetic(train);
-  for (int64_t i = 0; i < options.warmup + options.steps; ++i) {
+  for (int64_t i = 0; i < options.warmup + options.steps && !stopRequested;
+       ++i) {
     if (data.real())
       data.fill(train, data.train(), order, i * batch, /*augment=*/true);
     double t0 = now();
@@ -148,12 +162,19 @@ Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set) {
   return e;
 }
 
+bool nnrt::interrupted() { return stopRequested; }
+
 int nnrt::runTraining(const Options &options, Call &train, Call *eval,
                       DataSource &data, std::vector<double> &seconds,
-                      Json &record) {
-  int status = options.epochs
-                   ? trainEpochs(options, train, eval, data, seconds, record)
-                   : trainSteps(options, train, data, seconds, record);
+                      Json &record, const std::function<bool()> &checkpoint) {
+  std::signal(SIGINT, onInterrupt);
+  int status =
+      options.epochs
+          ? trainEpochs(options, train, eval, data, seconds, record, checkpoint)
+          : trainSteps(options, train, data, seconds, record);
+  std::signal(SIGINT, SIG_DFL);
+  if (stopRequested)
+    return status;
   if (status == 0 && eval && data.test().count() >= data.batchSize() &&
       !options.epochs) {
     Evaluation e = evaluate(*eval, data, data.test());

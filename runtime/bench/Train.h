@@ -13,6 +13,7 @@
 
 #include "nnrt/Json.h"
 
+#include <functional>
 #include <vector>
 
 namespace nnrt {
@@ -20,8 +21,14 @@ namespace nnrt {
 /// Runs training; fills `seconds` with the timed steps and `record` with
 /// the per-epoch figures and the final test loss and accuracy. Returns the
 /// exit status.
+/// `checkpoint` runs after every epoch. Ctrl-C stops training after the
+/// current step (interrupted() then says so); a second Ctrl-C kills.
 int runTraining(const Options &options, Call &train, Call *eval,
-                DataSource &data, std::vector<double> &seconds, Json &record);
+                DataSource &data, std::vector<double> &seconds, Json &record,
+                const std::function<bool()> &checkpoint);
+
+/// Whether Ctrl-C stopped the last training run.
+bool interrupted();
 
 /// Loss and accuracy of `eval` over the whole batches of `set`.
 struct Evaluation {

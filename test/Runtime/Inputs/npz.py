@@ -4,6 +4,8 @@
                            declaration order, readable by numpy.load
   same A B                 A and B hold the same arrays
   differ A B               A and B hold the same names but other values
+  steps A B                the global steps of two saved training runs, and
+                           whether the momentum state was saved
   resave SRC DST KIND      DST from SRC's parameters with numpy.savez:
                            KIND = plain, compressed, extra, reshaped, missing
 """
@@ -38,6 +40,11 @@ def main(action, *args):
         assert a.keys() == b.keys()
         print("differing:", " ".join(sorted(
             k for k in a if not np.array_equal(a[k], b[k]))))
+    elif action == "steps":
+        a, b = load(args[0]), load(args[1])
+        print("global_step %g then %g" % (a["global_step"], b["global_step"]))
+        if "hidden.weights.momentum" in b and b["hidden.weights.momentum"].any():
+            print("momentum state saved")
     elif action == "resave":
         src, dst, kind = args
         params = load(src)
