@@ -12,7 +12,7 @@ lit_bin=$(sed -n 's/^NNC_LIT:FILEPATH=//p' "$build/CMakeCache.txt")
 log=$(mktemp)
 "${lit_bin:-lit}" -sv "$build/test" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
-count() { sed -nE "s/^ *$1: *([0-9]+).*/\1/p" "$log" | head -n 1; }
+count() { sed -nE "s/^ *$1 *: *([0-9]+).*/\1/p" "$log" | head -n 1; }
 passed=$(( $(count Passed || true) + 0 ))
 failed=$(( $(count Failed || true) + 0 + $(count Unresolved || true) + 0 + $(count 'Timed Out' || true) + 0 ))
 skipped=$(( $(count Unsupported || true) + 0 ))
