@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
 
 namespace nnc {
 #define GEN_PASS_DEF_NNGENERATETRAINING
@@ -94,13 +95,36 @@ struct NNGenerateTrainingPass
       if (!p.getNonTrainable())
         trainable.push_back(p);
 
-    if (failed(buildForwardBackward(module, loss, trainable)) ||
-        failed(buildEval(module, loss)))
+    // A model that cannot be differentiated (a layer without a gradient)
+    // still compiles for inference: the reason becomes a warning and no
+    // training function is added.
+    std::optional<std::pair<Location, std::string>> reason;
+    LogicalResult built = success();
+    {
+      ScopedDiagnosticHandler capture(&getContext(), [&](Diagnostic &d) {
+        if (d.getSeverity() != DiagnosticSeverity::Error || reason)
+          return failure();
+        reason.emplace(d.getLocation(), d.str());
+        return success();
+      });
+      auto optimizers = module.getOps<nn::OptimizerOp>();
+      built =
+          success(succeeded(buildForwardBackward(module, loss, trainable)) &&
+                  succeeded(buildEval(module, loss)) &&
+                  (optimizers.empty() ||
+                   succeeded(buildTrainStep(module, loss, trainable,
+                                            *optimizers.begin()))));
+    }
+    if (succeeded(built))
+      return;
+    for (StringRef name : {"forward_backward", "eval", "train_step"})
+      if (Operation *f = module.lookupSymbol(name))
+        f->erase();
+    if (!reason)
       return signalPassFailure();
-    auto optimizers = module.getOps<nn::OptimizerOp>();
-    if (!optimizers.empty() &&
-        failed(buildTrainStep(module, loss, trainable, *optimizers.begin())))
-      return signalPassFailure();
+    emitWarning(reason->first)
+        << reason->second
+        << "; the model is compiled without its training functions";
   }
 
   /// Gradients of every trainable parameter, zeros for those the loss does
