@@ -26,8 +26,9 @@ def NNGenerateTraining : Pass<"nn-generate-training", "::mlir::ModuleOp"> {
       state is declared as non-trainable parameters: `global_step`, and per
       parameter `<name>.momentum` or `<name>.adam_m` / `<name>.adam_v`.
     Gradients come from reverse-mode differentiation through
-    `DifferentiableOpInterface`; an op on the path to the loss without a
-    gradient is an error at that op.
+    `DifferentiableOpInterface`. When an op on the path to the loss has no
+    gradient, the pass warns at that op and adds no training function: the
+    model still compiles for inference.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
