@@ -1,0 +1,195 @@
+"""nnc against its peers, side by side on this machine, in one run.
+
+    python3 bench/compare.py [--build BUILD] [--threads N] [--quick] [--out DIR]
+
+For every workload it compiles the nnc bench program, runs it, runs the
+peer (PyTorch eager on the CPU; NumPy's BLAS for the matrix product) with
+the same thread count in this process, and writes DIR/results.json,
+DIR/results.md (the table) and, with matplotlib, DIR/time.png,
+DIR/gflops.png and DIR/matmul.png. Ratios are peer time / nnc time: above
+1, nnc is faster.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peers  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# (model, mode, batch, nnc steps, peer steps)
+MODELS = [
+    ("cifar_mlp", "train", 32, 20, 20),
+    ("cifar10_cnn", "train", 128, 5, 5),
+    ("alexnet", "forward", 128, 2, 5),
+    ("alexnet", "forward-backward", 128, 2, 3),
+]
+SIZES = [256, 512, 1024, 2048, 4096]
+
+
+def cpu_info():
+    name, mhz, flags = "unknown", 0.0, ""
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            key, value = key.strip(), value.strip()
+            if key == "model name":
+                name = value
+            elif key == "cpu MHz":
+                mhz = float(value)
+            elif key == "flags":
+                flags = value
+    # f32 FLOP per cycle per core: two FMA units of 16 (AVX-512) or 8 lanes.
+    lanes = 16 if "avx512f" in flags.split() else 8
+    return name, mhz, 2 * 2 * lanes
+
+
+def run_nnc(args, model, mode, batch, steps, sets=()):
+    tag = "%s-%s-%d%s" % (model, mode, batch, "".join("-" + s for s in sets))
+    exe = os.path.join(args.out, "bin", tag)
+    cmd = [os.path.join(args.build, "bin", "nnc"),
+           os.path.join(ROOT, "models", model + ".nn"), "-o", exe]
+    if batch:
+        cmd.append("--batch=%d" % batch)
+    for s in sets:
+        cmd += ["--set", s]
+    subprocess.run(cmd, check=True)
+    record = os.path.join(args.out, "runs", tag + ".json")
+    subprocess.run([exe, "--mode=" + mode, "--steps=%d" % steps, "--warmup=1",
+                    "--threads=%d" % args.threads, "--json=" + record],
+                   check=True, stdout=subprocess.DEVNULL)
+    with open(record) as f:
+        return json.load(f)["seconds_per_step"]
+
+
+def row(name, flops, nnc, peer, peer_name, peak):
+    nnc_s, peer_s = float(np.median(nnc)), float(np.median(peer))
+    return {
+        "workload": name, "flops_per_step": flops, "peer": peer_name,
+        "nnc_seconds": nnc_s, "peer_seconds": peer_s,
+        "ratio": peer_s / nnc_s,
+        "nnc_gflops": flops / nnc_s / 1e9, "peer_gflops": flops / peer_s / 1e9,
+        "nnc_fraction_of_peak": flops / nnc_s / peak if peak else None,
+    }
+
+
+def markdown(results):
+    lines = [
+        "| workload | nnc s/step | peer | peer s/step | peer/nnc | nnc GFLOP/s "
+        "| peer GFLOP/s | nnc % of peak |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in results["rows"]:
+        frac = r["nnc_fraction_of_peak"]
+        lines.append("| %s | %.4f | %s | %.4f | %.2fx | %.1f | %.1f | %s |" % (
+            r["workload"], r["nnc_seconds"], r["peer"], r["peer_seconds"],
+            r["ratio"], r["nnc_gflops"], r["peer_gflops"],
+            "%.1f%%" % (100 * frac) if frac else "-"))
+    m = results["machine"]
+    lines.append("")
+    lines.append("%s, %d threads, peak %.0f GFLOP/s (%d FLOP/cycle/core at "
+                 "%.0f MHz); PyTorch %s; %s." % (
+                     m["cpu"], m["threads"], m["peak_gflops"],
+                     m["flop_per_cycle"], m["mhz"], m["torch"], m["date"]))
+    return "\n".join(lines) + "\n"
+
+
+def plots(results, out):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("compare.py: matplotlib is missing; no plots", file=sys.stderr)
+        return
+    rows = results["rows"]
+    names = [r["workload"] for r in rows]
+    x = np.arange(len(rows))
+    for key, label, fname in (("seconds", "seconds per step (log)", "time.png"),
+                              ("gflops", "GFLOP/s", "gflops.png")):
+        fig, ax = plt.subplots(figsize=(10, 4.5))
+        ax.bar(x - 0.2, [r["nnc_" + key] for r in rows], 0.4, label="nnc")
+        ax.bar(x + 0.2, [r["peer_" + key] for r in rows], 0.4, label="peer")
+        if key == "seconds":
+            ax.set_yscale("log")
+        ax.set_xticks(x, names, rotation=30, ha="right", fontsize=8)
+        ax.set_ylabel(label)
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, fname), dpi=120)
+        plt.close(fig)
+    mm = [r for r in rows if r["workload"].startswith("matmul")]
+    if mm:
+        sizes = [int(r["workload"].split()[1]) for r in mm]
+        fig, ax = plt.subplots(figsize=(6, 4))
+        ax.plot(sizes, [r["nnc_seconds"] for r in mm], "o-", label="nnc")
+        ax.plot(sizes, [r["peer_seconds"] for r in mm], "s-",
+                label=mm[0]["peer"])
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("n (n x n x n, f32)")
+        ax.set_ylabel("CPU time per product (s)")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "matmul.png"), dpi=120)
+        plt.close(fig)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--threads", type=int, default=os.cpu_count())
+    parser.add_argument("--quick", action="store_true",
+                        help="matrix sizes up to 1024 and the MLP only")
+    parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
+    args = parser.parse_args()
+    for sub in ("bin", "runs"):
+        os.makedirs(os.path.join(args.out, sub), exist_ok=True)
+    torch.set_num_threads(args.threads)
+    name, mhz, per_cycle = cpu_info()
+    peak = args.threads * per_cycle * mhz * 1e6
+    results = {"machine": {
+        "cpu": name, "mhz": mhz, "flop_per_cycle": per_cycle,
+        "threads": args.threads, "peak_gflops": peak / 1e9,
+        "torch": torch.__version__, "numpy": np.__version__,
+        "python": platform.python_version(),
+        "date": datetime.datetime.now().isoformat(timespec="seconds")},
+        "rows": []}
+
+    sizes = [s for s in SIZES if not args.quick or s <= 1024]
+    for n in sizes:
+        steps = max(2, min(50, int(2e10 / (2 * n ** 3))))
+        nnc = run_nnc(args, "matmul", "forward", 0, steps, ["n=%d" % n])
+        peer = peers.matmul_workload(n, steps, 1, "numpy")
+        results["rows"].append(row("matmul %d" % n, 2 * n ** 3, nnc, peer,
+                                   "NumPy BLAS", peak))
+        print(markdown(results).splitlines()[-3], flush=True)
+
+    for model, mode, batch, nnc_steps, peer_steps in MODELS:
+        if args.quick and model != "cifar_mlp":
+            continue
+        nnc = run_nnc(args, model, mode, batch, nnc_steps)
+        peer, fwd = peers.model_workload(model, mode, batch, peer_steps, 1)
+        flops = fwd if mode == "forward" else 3 * fwd
+        results["rows"].append(row("%s %s b%d" % (model, mode, batch), flops,
+                                   nnc, peer, "PyTorch", peak))
+        print(markdown(results).splitlines()[-3], flush=True)
+
+    with open(os.path.join(args.out, "results.json"), "w") as f:
+        json.dump(results, f, indent=2)
+    with open(os.path.join(args.out, "results.md"), "w") as f:
+        f.write(markdown(results))
+    plots(results, args.out)
+    print(markdown(results))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,180 @@
+"""The peers of nnc's benchmarks: the same workloads in PyTorch (eager, on
+the CPU) and NumPy, timed in this process.
+
+Each model mirrors its .nn file: TensorFlow's asymmetric SAME padding, LRN
+with TensorFlow's alpha, the same losses and optimizer, so both sides do the
+same arithmetic."""
+
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def same_pad(size, k, s):
+    out = -(-size // s)
+    total = max((out - 1) * s + k - size, 0)
+    return total // 2, total - total // 2
+
+
+class Conv(nn.Module):
+    """TF-style SAME or VALID convolution with bias and optional ReLU."""
+
+    def __init__(self, cin, cout, k, s=1, same=True, relu=True):
+        super().__init__()
+        self.conv = nn.Conv2d(cin, cout, k, s)
+        self.k, self.s, self.same, self.relu = k, s, same, relu
+
+    def forward(self, x):
+        if self.same:
+            ph = same_pad(x.shape[2], self.k, self.s)
+            pw = same_pad(x.shape[3], self.k, self.s)
+            x = F.pad(x, (pw[0], pw[1], ph[0], ph[1]))
+        y = self.conv(x)
+        return F.relu(y) if self.relu else y
+
+
+def max_pool(x, k, s, same):
+    if same:
+        ph, pw = same_pad(x.shape[2], k, s), same_pad(x.shape[3], k, s)
+        x = F.pad(x, (pw[0], pw[1], ph[0], ph[1]), value=-float("inf"))
+    return F.max_pool2d(x, k, s)
+
+
+def lrn(radius, bias, alpha, beta):
+    size = 2 * radius + 1
+    return nn.LocalResponseNorm(size, alpha=alpha * size, beta=beta, k=bias)
+
+
+class AlexNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.convs = nn.ModuleList([
+            Conv(3, 64, 11, 4), Conv(64, 192, 5), Conv(192, 384, 3),
+            Conv(384, 256, 3), Conv(256, 256, 3)])
+        self.lrn = lrn(2, 2.0, 1e-4, 0.75)
+
+    def forward(self, x):
+        c = self.convs
+        x = max_pool(self.lrn(c[0](x)), 3, 2, False)
+        x = max_pool(self.lrn(c[1](x)), 3, 2, False)
+        return max_pool(c[4](c[3](c[2](x))), 3, 2, False)
+
+
+class Cifar10CNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1, self.conv2 = Conv(3, 64, 5), Conv(64, 64, 5)
+        self.lrn = lrn(4, 1.0, 0.001 / 9.0, 0.75)
+        self.local3, self.local4 = nn.Linear(2304, 384), nn.Linear(384, 192)
+        self.out = nn.Linear(192, 10)
+
+    def forward(self, x):
+        x = self.lrn(max_pool(self.conv1(x), 3, 2, True))
+        x = max_pool(self.lrn(self.conv2(x)), 3, 2, True)
+        x = x.permute(0, 2, 3, 1).reshape(x.shape[0], -1)
+        x = F.relu(self.local4(F.relu(self.local3(x))))
+        return self.out(x)
+
+
+class CifarMLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.h1, self.h2 = nn.Linear(3072, 3000), nn.Linear(3000, 1000)
+        self.out = nn.Linear(1000, 10)
+
+    def forward(self, x):
+        x = F.relu(self.h2(F.relu(self.h1(x.reshape(x.shape[0], -1)))))
+        return torch.sigmoid(self.out(x))
+
+
+def keras_cce(probs, labels, eps=1e-7):
+    p = torch.clamp(probs / probs.sum(1, keepdim=True), eps, 1 - eps)
+    return -torch.log(p[torch.arange(p.shape[0]), labels]).mean()
+
+
+def cifar10_loss(model, logits, labels):
+    decay = 0.004 * 0.5 * (model.local3.weight.pow(2).sum() +
+                           model.local4.weight.pow(2).sum())
+    return F.cross_entropy(logits, labels) + decay
+
+
+def forward_flops(model, x):
+    """Multiply-adds of convolutions and dense layers, times two."""
+    total = [0]
+
+    def conv_hook(m, inp, out):
+        total[0] += 2 * out.numel() * m.in_channels * m.kernel_size[0] * \
+            m.kernel_size[1]
+
+    def linear_hook(m, inp, out):
+        total[0] += 2 * out.numel() * m.in_features
+
+    hooks = [m.register_forward_hook(conv_hook if isinstance(m, nn.Conv2d)
+                                     else linear_hook)
+             for m in model.modules() if isinstance(m, (nn.Conv2d, nn.Linear))]
+    with torch.no_grad():
+        model(x)
+    for h in hooks:
+        h.remove()
+    return total[0]
+
+
+def timed(fn, steps, warmup):
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(steps):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def model_workload(name, mode, batch, steps, warmup):
+    """Seconds per step of `mode` (forward, forward-backward, train) and
+    the forward pass's FLOPs."""
+    torch.manual_seed(0)
+    if name == "alexnet":
+        model, x = AlexNet(), torch.randn(batch, 3, 224, 224) * 0.1
+        loss_fn = lambda out, y: 0.5 * out.pow(2).sum()
+        lr = 0.0
+    elif name == "cifar10_cnn":
+        model, x = Cifar10CNN(), torch.randn(batch, 3, 24, 24)
+        loss_fn = lambda out, y: cifar10_loss(model, out, y)
+        lr = 0.1
+    else:
+        model, x = CifarMLP(), torch.rand(batch, 3, 32, 32)
+        loss_fn = keras_cce
+        lr = 0.01
+    y = torch.randint(0, 10, (batch,))
+    opt = torch.optim.SGD(model.parameters(), lr=lr)
+
+    def forward():
+        with torch.no_grad():
+            model(x)
+
+    def forward_backward():
+        model.zero_grad(set_to_none=True)
+        loss_fn(model(x), y).backward()
+
+    def train():
+        opt.zero_grad(set_to_none=True)
+        loss_fn(model(x), y).backward()
+        opt.step()
+
+    fn = {"forward": forward, "forward-backward": forward_backward,
+          "train": train}[mode]
+    return timed(fn, steps, warmup), forward_flops(model, x)
+
+
+def matmul_workload(n, steps, warmup, library):
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((n, n), dtype=np.float32)
+    b = rng.standard_normal((n, n), dtype=np.float32)
+    if library == "torch":
+        ta, tb = torch.from_numpy(a), torch.from_numpy(b)
+        return timed(lambda: torch.mm(ta, tb), steps, warmup)
+    return timed(lambda: a @ b, steps, warmup)
