@@ -92,21 +92,28 @@ void nnc::buildCPUBufferizePipeline(mlir::OpPassManager &pm) {
 
 void nnc::buildCPULLVMPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createNNExportModelInterface());
-  // Loops: parallel over the outer parallel dimensions, the output's last
-  // dimension innermost for LLVM's vectoriser.
+  // Matrix products: register-blocked vector code on parallel blocks.
+  pm.addNestedPass<mlir::func::FuncOp>(createNNTileMatmul());
+  if (failed(mlir::parsePassPipeline("scf-forall-to-parallel", pm)))
+    llvm::report_fatal_error("nnc: invalid built-in CPU lowering pipeline");
+  // Other loops: parallel over the outer parallel dimensions, the output's
+  // last dimension innermost for LLVM's vectoriser.
   pm.addNestedPass<mlir::func::FuncOp>(createNNVectorizableLoopOrder());
   pm.addPass(mlir::createConvertLinalgToParallelLoopsPass());
   pm.addNestedPass<mlir::func::FuncOp>(createNNSequentialInnerParallelLoops());
   // Upstream passes, in the order the lowering needs: alloca scopes that
   // scf-to-openmp creates are lowered with the memrefs, before scf-to-cf
   // splits their regions.
+  // expand-strided-metadata makes affine.apply of the vector code's
+  // subviews, hence the second lower-affine.
   static const char *kLowering =
-      "canonicalize,convert-scf-to-openmp,"
-      "lower-affine,expand-strided-metadata,finalize-memref-to-llvm,"
-      "convert-scf-to-cf,math-expand-ops,convert-math-to-llvm,"
-      "convert-math-to-libm,convert-arith-to-llvm,convert-index-to-llvm,"
-      "convert-cf-to-llvm,convert-openmp-to-llvm,convert-func-to-llvm,"
-      "reconcile-unrealized-casts";
+      "canonicalize,convert-vector-to-scf{full-unroll=true},"
+      "convert-scf-to-openmp,lower-affine,expand-strided-metadata,"
+      "lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,"
+      "math-expand-ops,convert-math-to-llvm,convert-math-to-libm,"
+      "convert-vector-to-llvm,convert-ub-to-llvm,convert-arith-to-llvm,"
+      "convert-index-to-llvm,convert-cf-to-llvm,convert-openmp-to-llvm,"
+      "convert-func-to-llvm,reconcile-unrealized-casts";
   if (failed(mlir::parsePassPipeline(kLowering, pm)))
     llvm::report_fatal_error("nnc: invalid built-in CPU lowering pipeline");
   pm.addPass(createNNPackedEntryPoints());

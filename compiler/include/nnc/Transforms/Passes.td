@@ -95,6 +95,22 @@ def NNExportModelInterface
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def NNTileMatmul : Pass<"nn-tile-matmul", "::mlir::func::FuncOp"> {
+  let summary = "Tile and vectorise linalg.matmul on buffers for the CPU";
+  let description = [{
+    Every static `linalg.matmul` on buffers whose sizes the register tile
+    divides becomes: parallel blocks of C (`scf.forall`, spread over threads),
+    register tiles of `mr` x `nr` elements of C, and a loop over k that adds
+    one outer product (`mr` broadcasts times a `nr`-wide row of B) per step.
+    The C tile stays in vector registers across the k loop (the transfers
+    are hoisted). `nr` is the largest of 32 and 16 that divides N, `mr`
+    the largest of 4, 2 and 1 that divides M; other matmuls (narrower tiles
+    measured slower than the plain loops) keep the plain loops.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def NNVectorizableLoopOrder
     : Pass<"nn-vectorizable-loop-order", "::mlir::func::FuncOp"> {
   let summary = "Order linalg loops so the innermost one is unit-stride";
