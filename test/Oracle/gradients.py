@@ -122,6 +122,23 @@ def run_bench(bench, mode, dump, batch_seed):
     return dict(np.load(dump))
 
 
+def reference(name, fb, dtype):
+    """The PyTorch model on the dumped parameters and batch: (parameters,
+    input, labels, loss)."""
+    grads = [k[:-5] for k in fb if k.endswith(".grad")]
+    params = {k: torch.tensor(fb[k], dtype=dtype, requires_grad=True)
+              for k in grads}
+    # Inputs and labels: the arrays that are neither parameters (dotted
+    # names, global_step) nor outputs.
+    inputs = [k for k in fb if "." not in k and
+              k not in ("loss", "correct", "global_step")]
+    x = torch.tensor(fb[[k for k in inputs if fb[k].dtype == np.float32][0]],
+                     dtype=dtype)
+    labels = [k for k in inputs if fb[k].dtype == np.int32]
+    y = torch.tensor(fb[labels[0]]) if labels else None
+    return params, x, y, MODELS[name](params, x, y)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--nnc", required=True)
@@ -145,22 +162,26 @@ def main():
     if args.batch:
         cmd.append("--batch=%d" % args.batch)
     subprocess.run(cmd, check=True)
-    fb = run_bench(bench, "forward-backward",
-                   os.path.join(args.work, name + "-fb.npz"), 3)
+    # A batch whose max-pool windows are all decided by more than rounding:
+    # otherwise the two sides may route a gradient to different winners.
+    for seed in range(3, 3 + 30):
+        fb = run_bench(bench, "forward-backward",
+                       os.path.join(args.work, name + "-fb.npz"), seed)
+        T.pool_gap[0] = float("inf")
+        with torch.no_grad():
+            reference(name, fb, dtype)
+        if T.pool_gap[0] > 1e-5:
+            break
+        print("note: batch seed %d has max-pool windows within %.1e of a "
+              "tie; trying the next" % (seed, T.pool_gap[0]))
+    else:
+        print("MISMATCH: no batch without near-tied max-pool windows")
+        return 1
+    batch_seed = seed
 
     grads = {k[:-5]: v for k, v in fb.items() if k.endswith(".grad")}
-    params = {k: torch.tensor(fb[k], dtype=dtype, requires_grad=True)
-              for k in grads}
-    # Inputs and labels: the arrays that are neither parameters (dotted
-    # names, global_step) nor outputs.
-    inputs = [k for k in fb if "." not in k and
-              k not in ("loss", "correct", "global_step")]
-    x = torch.tensor(fb[[k for k in inputs if fb[k].dtype == np.float32][0]],
-                     dtype=dtype)
-    labels = [k for k in inputs if fb[k].dtype == np.int32]
-    y = torch.tensor(fb[labels[0]]) if labels else None
+    params, x, y, loss = reference(name, fb, dtype)
     model = MODELS[name]
-    loss = model(params, x, y)
     loss.backward()
 
     checks = [("loss", fb["loss"], loss.detach().double().numpy())]
@@ -181,7 +202,7 @@ def main():
     if not args.no_train:
         kind, lr, momentum = OPTIMIZERS[name]
         tr = run_bench(bench, "train", os.path.join(args.work, name + "-tr.npz"),
-                       3)
+                       batch_seed)
         checks.append(("train_step loss", tr["loss"],
                        loss.detach().double().numpy()))
         for k in grads:

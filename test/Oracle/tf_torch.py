@@ -46,9 +46,23 @@ def activate(y, act):
     return y
 
 
+# The smallest gap, relative to the window's maximum, between the two
+# largest values of any max-pool window computed since the last reset.
+# Gradients follow the winner, so windows closer than rounding can pick
+# another winner in another implementation.
+pool_gap = [math.inf]
+
+
 def max_pool(x, window, stride, padding):
     pads = _pads(x, (window, window), stride, 1, padding)
     xp = F.pad(x.permute(0, 3, 1, 2), pads, value=-math.inf)
+    patches = xp.unfold(2, window, stride).unfold(3, window, stride)
+    top = patches.flatten(-2).detach().topk(2, dim=-1).values
+    gap = (top[..., 0] - top[..., 1]) / top[..., 0].abs()
+    exact_zero = (top[..., 0] == 0) & (top[..., 1] == 0)
+    gap = gap[~exact_zero & torch.isfinite(gap)]
+    if gap.numel():
+        pool_gap[0] = min(pool_gap[0], float(gap.min()))
     return F.max_pool2d(xp, window, stride).permute(0, 2, 3, 1)
 
 

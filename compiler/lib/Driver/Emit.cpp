@@ -13,7 +13,9 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Target/TargetMachine.h"
@@ -41,23 +43,19 @@ static std::string hostFeatures() {
   return features.getString();
 }
 
-mlir::LogicalResult nnc::emitLLVM(mlir::ModuleOp module, Stage stage,
-                                  const CodegenOptions &options,
-                                  raw_pwrite_stream &os) {
+/// The target machine for `options` (the host's CPU and features by
+/// default), or null after reporting why not.
+static std::unique_ptr<TargetMachine>
+createTargetMachine(const nnc::CodegenOptions &options) {
   InitializeNativeTarget();
   InitializeNativeTargetAsmPrinter();
-
-  LLVMContext context;
-  std::unique_ptr<Module> llvmModule =
-      mlir::translateModuleToLLVMIR(module, context);
-  if (!llvmModule)
-    return fail("could not translate the module to LLVM IR");
-
   Triple triple(sys::getDefaultTargetTriple());
   std::string error;
   const Target *target = TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return fail("no LLVM target for " + triple.str() + ": " + error);
+  if (!target) {
+    (void)fail("no LLVM target for " + triple.str() + ": " + error);
+    return nullptr;
+  }
   std::string cpu =
       options.cpu.empty() ? sys::getHostCPUName().str() : options.cpu;
   std::string features = options.cpu.empty() && options.features.empty()
@@ -68,7 +66,71 @@ mlir::LogicalResult nnc::emitLLVM(mlir::ModuleOp module, Stage stage,
       triple, cpu, features, targetOptions, Reloc::PIC_, std::nullopt,
       CodeGenOptLevel::Aggressive));
   if (!machine)
-    return fail("cannot create a target machine for CPU '" + cpu + "'");
+    (void)fail("cannot create a target machine for CPU '" + cpu + "'");
+  return machine;
+}
+
+/// The size in bytes of the host's data cache at `level`, or 0.
+static int64_t hostCacheBytes(int level) {
+  for (int index = 0; index < 8; ++index) {
+    std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    auto read = [&](const char *file) -> std::string {
+      auto buffer = MemoryBuffer::getFile(dir + "/" + file);
+      return buffer ? (*buffer)->getBuffer().trim().str() : "";
+    };
+    std::string type = read("type");
+    if (type.empty())
+      break;
+    if (read("level") != std::to_string(level) || type == "Instruction")
+      continue;
+    StringRef size = read("size");
+    int64_t scale = size.consume_back("K")   ? 1024
+                    : size.consume_back("M") ? 1024 * 1024
+                                             : 1;
+    int64_t value;
+    if (!size.getAsInteger(10, value))
+      return value * scale;
+  }
+  return 0;
+}
+
+nnc::CPUTuning nnc::describeCPU(const CodegenOptions &options) {
+  CPUTuning tuning;
+  std::unique_ptr<TargetMachine> machine = createTargetMachine(options);
+  if (!machine)
+    return tuning;
+  const MCSubtargetInfo *info = machine->getMCSubtargetInfo();
+  if (info->checkFeatures("+avx512f")) {
+    tuning.vectorBits = 512;
+    tuning.vectorRegisters = 32;
+    tuning.l2Bytes = 1024 * 1024;
+  } else if (info->checkFeatures("+avx")) {
+    tuning.vectorBits = 256;
+  } else {
+    tuning.vectorBits = 128;
+  }
+  if (options.cpu.empty()) {
+    if (int64_t l1 = hostCacheBytes(1))
+      tuning.l1Bytes = l1;
+    if (int64_t l2 = hostCacheBytes(2))
+      tuning.l2Bytes = l2;
+  }
+  return tuning;
+}
+
+mlir::LogicalResult nnc::emitLLVM(mlir::ModuleOp module, Stage stage,
+                                  const CodegenOptions &options,
+                                  raw_pwrite_stream &os) {
+  LLVMContext context;
+  std::unique_ptr<Module> llvmModule =
+      mlir::translateModuleToLLVMIR(module, context);
+  if (!llvmModule)
+    return fail("could not translate the module to LLVM IR");
+  std::unique_ptr<TargetMachine> machine = createTargetMachine(options);
+  if (!machine)
+    return mlir::failure();
+  Triple triple = machine->getTargetTriple();
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(machine->createDataLayout());
 

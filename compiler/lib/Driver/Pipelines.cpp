@@ -90,10 +90,16 @@ void nnc::buildCPUBufferizePipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCSEPass());
 }
 
-void nnc::buildCPULLVMPipeline(mlir::OpPassManager &pm) {
+void nnc::buildCPULLVMPipeline(mlir::OpPassManager &pm,
+                               const CPUTuning &tuning) {
   pm.addPass(createNNExportModelInterface());
-  // Matrix products: register-blocked vector code on parallel blocks.
-  pm.addNestedPass<mlir::func::FuncOp>(createNNTileMatmul());
+  // Matrix products and convolutions: register tiles, cache blocks, threads.
+  NNCPUContractionsOptions contractions;
+  contractions.vectorBits = tuning.vectorBits;
+  contractions.vectorRegisters = tuning.vectorRegisters;
+  contractions.l1Bytes = tuning.l1Bytes;
+  contractions.l2Bytes = tuning.l2Bytes;
+  pm.addNestedPass<mlir::func::FuncOp>(createNNCPUContractions(contractions));
   if (failed(mlir::parsePassPipeline("scf-forall-to-parallel", pm)))
     llvm::report_fatal_error("nnc: invalid built-in CPU lowering pipeline");
   // Other loops: parallel over the outer parallel dimensions, the output's
@@ -119,7 +125,8 @@ void nnc::buildCPULLVMPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createNNPackedEntryPoints());
 }
 
-void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage) {
+void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage,
+                            const CPUTuning &tuning) {
   buildNNCleanupPipeline(pm);
   if (stage >= Stage::NNTrain)
     buildNNTrainingPipeline(pm);
@@ -128,7 +135,7 @@ void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage) {
   if (stage >= Stage::Bufferized)
     buildCPUBufferizePipeline(pm);
   if (stage >= Stage::LLVMMLIR)
-    buildCPULLVMPipeline(pm);
+    buildCPULLVMPipeline(pm, tuning);
 }
 
 void nnc::registerPipelines() {
@@ -148,5 +155,5 @@ void nnc::registerPipelines() {
   mlir::PassPipelineRegistration<>(
       "nn-cpu-llvm-pipeline",
       "Bufferized nn model to the LLVM dialect, with its description",
-      buildCPULLVMPipeline);
+      [](mlir::OpPassManager &pm) { buildCPULLVMPipeline(pm); });
 }

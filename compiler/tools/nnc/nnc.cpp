@@ -214,13 +214,16 @@ int main(int argc, char **argv) {
   mlir::applyDefaultTimingManagerCLOptions(tm);
   mlir::TimingScope timing = tm.getRootScope();
   pm.enableTiming(timing);
-  nnc::buildPipelineUpTo(pm, stage);
-  if (failed(pm.run(*module)))
-    return 1;
-
   nnc::CodegenOptions codegen;
   codegen.cpu = cpu;
   codegen.features = mattr;
+  nnc::CPUTuning tuning;
+  if (stage >= nnc::Stage::LLVMMLIR)
+    tuning = nnc::describeCPU(codegen);
+  nnc::buildPipelineUpTo(pm, stage, tuning);
+  if (failed(pm.run(*module)))
+    return 1;
+
   if (stage == nnc::Stage::Exe)
     return linkProgram(*module, codegen, argv[0]);
 

@@ -44,8 +44,18 @@ struct StageInfo {
 llvm::ArrayRef<StageInfo> getStages();
 std::optional<Stage> parseStage(llvm::StringRef name);
 
+/// What the CPU code generator sizes its register tiles and cache blocks
+/// from (nn-cpu-contractions); the driver fills it in for the target CPU.
+struct CPUTuning {
+  int64_t vectorBits = 256;
+  int64_t vectorRegisters = 16;
+  int64_t l1Bytes = 32 * 1024;
+  int64_t l2Bytes = 512 * 1024;
+};
+
 /// The passes that bring a freshly parsed module to `stage`.
-void buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage);
+void buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage,
+                       const CPUTuning &tuning = {});
 
 /// nn-level clean-up: canonicalisation (the ops' folders) and CSE.
 void buildNNCleanupPipeline(mlir::OpPassManager &pm);
@@ -64,8 +74,10 @@ void buildNNToLinalgPipeline(mlir::OpPassManager &pm);
 void buildCPUBufferizePipeline(mlir::OpPassManager &pm);
 
 /// The bufferized module to the LLVM dialect: the model description
-/// (nn-export-model-interface), parallel loops as OpenMP, then LLVM.
-void buildCPULLVMPipeline(mlir::OpPassManager &pm);
+/// (nn-export-model-interface), contractions as tiled vector code
+/// (nn-cpu-contractions), parallel loops as OpenMP, then LLVM.
+void buildCPULLVMPipeline(mlir::OpPassManager &pm,
+                          const CPUTuning &tuning = {});
 
 /// Registers the pipelines above under names nnc-opt accepts.
 void registerPipelines();

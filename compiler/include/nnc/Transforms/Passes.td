@@ -95,19 +95,39 @@ def NNExportModelInterface
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
-def NNTileMatmul : Pass<"nn-tile-matmul", "::mlir::func::FuncOp"> {
-  let summary = "Tile and vectorise linalg.matmul on buffers for the CPU";
+def NNCPUContractions : Pass<"nn-cpu-contractions", "::mlir::func::FuncOp"> {
+  let summary = "Register-blocked, cache-blocked CPU code for contractions";
   let description = [{
-    Every static `linalg.matmul` on buffers whose sizes the register tile
-    divides becomes: parallel blocks of C (`scf.forall`, spread over threads),
-    register tiles of `mr` x `nr` elements of C, and a loop over k that adds
-    one outer product (`mr` broadcasts times a `nr`-wide row of B) per step.
-    The C tile stays in vector registers across the k loop (the transfers
-    are hoisted). `nr` is the largest of 32 and 16 that divides N, `mr`
-    the largest of 4, 2 and 1 that divides M; other matmuls (narrower tiles
-    measured slower than the plain loops) keep the plain loops.
+    Runs on buffers. Every static f32 linalg op that computes
+    `C[m, n] += sum_k A[m, k] * B[k, n]` with addresses linear in its loop
+    indices (matrix products with any transposes, NHWC convolutions, filter
+    gradients) becomes:
+    - `scf.forall` over blocks of C, one thread's unit of work;
+    - loops over blocks of K that keep the operands' panels in L1 and L2;
+    - register tiles of `mr` x `nr` accumulators: outer products (`mr`
+      broadcasts of A times an `nr`-wide row of B) when B is unit-stride
+      along n, dot products along k when A and B are unit-stride along k;
+    - stores that write C in the first K block, add to it in later ones and,
+      in the last, apply C's elementwise consumer (bias and activation, an
+      activation gradient, an optimizer update), which is then removed.
+    No operand is copied or repacked: convolutions read their input through
+    the addresses of an implicit im2col. Tile sizes come from the options
+    (the driver sets them for the target CPU); contractions no kernel fits
+    keep their linalg form.
   }];
-  let dependentDialects = ["::mlir::scf::SCFDialect",
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", "256",
+           "Width of the target's vector registers">,
+    Option<"vectorRegisters", "vector-registers", "int64_t", "16",
+           "Number of vector registers">,
+    Option<"l1Bytes", "l1-bytes", "int64_t", "32768",
+           "Level-1 data cache per core">,
+    Option<"l2Bytes", "l2-bytes", "int64_t", "524288",
+           "Level-2 cache per core">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
 }
 

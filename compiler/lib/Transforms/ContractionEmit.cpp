@@ -1,0 +1,492 @@
+//===- ContractionEmit.cpp - tiled loops and micro-kernels ----------------===//
+//
+// Part of nnc. Emits a planned contraction:
+//
+//   scf.forall (ib, jb)                      C blocks, spread over threads
+//     scf.for K blocks                       (the plan's block loops)
+//       scf.for jr                           nr-wide panels of the block
+//         scf.for ir                         mr-row tiles of the block
+//           micro-kernel over the block's K  accumulators in registers
+//           C = acc | C += acc | D = f(C + acc, ...)   first/middle/last
+//
+// Every operand is read through a flat view of its buffer with the
+// addresses the analysis derived, so the same code serves matrix products,
+// convolutions and filter gradients. Tiles that stick out of C clamp their
+// rows (and columns) to the last valid one and guard their stores; the last
+// panel of an N that nr does not divide loads and stores under a mask.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Contraction.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace nnc::cpu;
+
+namespace {
+/// Which stores a K block makes.
+enum class Phase { First, Middle, Last, Only };
+
+struct Emitter {
+  OpBuilder &b;
+  Location loc;
+  const Contraction &c;
+  const GemmPlan &p;
+  const Epilogue *epi;
+  Type f32;
+  VectorType vec;
+  Value aFlat, bFlat, cFlat, dFlat;
+  SmallVector<Value> epiFlat; // per epilogue input (null for C)
+
+  Emitter(OpBuilder &b, const Contraction &c, const GemmPlan &p,
+          const Epilogue *epi)
+      : b(b), loc(c.op->getLoc()), c(c), p(p), epi(epi), f32(b.getF32Type()),
+        vec(VectorType::get({p.lanes}, b.getF32Type())) {}
+
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, int64_t k) {
+    if (k == 1)
+      return x;
+    return arith::MulIOp::create(b, loc, x, idx(k));
+  }
+  Value minI(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  Value lt(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
+  }
+
+  /// A 1-D view of the buffer's base, addresses in elements.
+  Value flatView(const LinearAccess &access) {
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, access.buffer);
+    auto type = MemRefType::get({access.span}, f32);
+    return memref::ReinterpretCastOp::create(b, loc, type, meta.getBaseBuffer(),
+                                             0, ArrayRef<int64_t>{access.span},
+                                             ArrayRef<int64_t>{1});
+  }
+
+  /// offset + the contribution of the M dimensions at flattened row `m`.
+  Value rowAddress(const LinearAccess &access, Value m) {
+    Value address = idx(access.offset);
+    Value rest = m;
+    for (unsigned i = c.mDims.size(); i-- > 0;) {
+      unsigned d = c.mDims[i];
+      Value index = rest;
+      if (i > 0) {
+        Value size = idx(c.sizes[d]);
+        index = arith::RemUIOp::create(b, loc, rest, size);
+        rest = arith::DivUIOp::create(b, loc, rest, size);
+      }
+      if (access.coef[d])
+        address = add(address, mul(index, access.coef[d]));
+    }
+    return address;
+  }
+
+  Value mask(Value width, int64_t v) {
+    // Lanes [0, width - v*lanes) of vector v.
+    Value n = arith::SubIOp::create(b, loc, width, idx(v * p.lanes));
+    n = arith::MaxSIOp::create(b, loc, n, idx(0));
+    return vector::CreateMaskOp::create(
+        b, loc, VectorType::get({p.lanes}, b.getI1Type()), ValueRange{n});
+  }
+
+  Value loadVec(Value flat, Value address, Value laneMask) {
+    if (!laneMask)
+      return vector::LoadOp::create(b, loc, vec, flat, address);
+    Value zero = arith::ConstantOp::create(b, loc, vec,
+                                           DenseElementsAttr::get(vec, 0.0f));
+    return vector::MaskedLoadOp::create(b, loc, vec, flat, address, laneMask,
+                                        zero);
+  }
+  void storeVec(Value value, Value flat, Value address, Value laneMask) {
+    if (!laneMask)
+      vector::StoreOp::create(b, loc, value, flat, address);
+    else
+      vector::MaskedStoreOp::create(b, loc, flat, address, laneMask, value);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The micro-kernel's K loops
+  //===--------------------------------------------------------------------===//
+
+  /// One k step, with A and B offsets (of the K dimensions) `aK`, `bK`.
+  using Step = function_ref<SmallVector<Value>(Value aK, Value bK,
+                                               ArrayRef<Value> accs)>;
+
+  /// Loops over the micro-kernel's K dimensions (kDims[numBlockDims...]),
+  /// from `level`, carrying the accumulators.
+  SmallVector<Value> innerLoops(unsigned level, Value aK, Value bK,
+                                SmallVector<Value> accs, Step step) {
+    unsigned d = c.kDims[level];
+    bool innermost = level + 1 == c.kDims.size();
+    bool chunked = p.chunk && level == p.numBlockDims;
+    int64_t trip = chunked ? p.chunk : c.sizes[d];
+    int64_t ca = c.a.coef[d], cb = c.b.coef[d];
+    if (!innermost) {
+      auto loop = scf::ForOp::create(b, loc, idx(0), idx(trip), idx(1), accs);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value i = loop.getInductionVar();
+      SmallVector<Value> inner(loop.getRegionIterArgs());
+      inner = innerLoops(level + 1, add(aK, mul(i, ca)), add(bK, mul(i, cb)),
+                         inner, step);
+      scf::YieldOp::create(b, loc, inner);
+      return SmallVector<Value>(loop.getResults());
+    }
+    // The innermost loop, unrolled; the dot kernel steps a vector at a time.
+    int64_t stride = p.kind == GemmPlan::Kind::Dot ? p.lanes : 1;
+    int64_t unroll = p.unroll;
+    auto body = [&](Value i, SmallVector<Value> values) {
+      for (int64_t u = 0; u < unroll; ++u) {
+        Value k = add(i, idx(u * stride));
+        values = step(add(aK, mul(k, ca)), add(bK, mul(k, cb)), values);
+      }
+      return values;
+    };
+    if (unroll * stride == trip)
+      return body(idx(0), accs);
+    auto loop = scf::ForOp::create(b, loc, idx(0), idx(trip),
+                                   idx(unroll * stride), accs);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> next = body(
+        loop.getInductionVar(), SmallVector<Value>(loop.getRegionIterArgs()));
+    scf::YieldOp::create(b, loc, next);
+    return SmallVector<Value>(loop.getResults());
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Stores
+  //===--------------------------------------------------------------------===//
+
+  /// The value of C at the end of this K block: acc, or acc plus the
+  /// partial sums stored by earlier blocks (or C's initial value).
+  Value combine(Phase phase, Value acc, Value cAddr, Value laneMask) {
+    bool fresh = (phase == Phase::First || phase == Phase::Only) && c.zeroInit;
+    if (fresh)
+      return acc;
+    Value old = acc.getType() == f32
+                    ? memref::LoadOp::create(b, loc, cFlat, cAddr).getResult()
+                    : loadVec(cFlat, cAddr, laneMask);
+    return arith::AddFOp::create(b, loc, acc, old);
+  }
+
+  /// Stores `value` (C's value at row `row`, columns from `col`) to C, or
+  /// its epilogue to D when this is the last block.
+  void store(Phase phase, Value value, Value row, Value col, Value cAddr,
+             Value laneMask) {
+    bool vector = value.getType() != f32;
+    bool last = phase == Phase::Last || phase == Phase::Only;
+    if (!last || !epi) {
+      if (vector)
+        storeVec(value, cFlat, cAddr, laneMask);
+      else
+        memref::StoreOp::create(b, loc, value, cFlat, cAddr);
+      return;
+    }
+    unsigned numInputs = epi->inputs.size();
+    Block &body = epi->op.getRegion().front();
+    SmallVector<Value> operands(numInputs + 1);
+    auto read = [&](const LinearAccess &access, Value flat) -> Value {
+      Value address =
+          add(rowAddress(access, row), mul(col, access.coef[c.nDim]));
+      if (!vector || access.coef[c.nDim] == 0) {
+        Value s = memref::LoadOp::create(b, loc, flat, address);
+        return vector ? vector::BroadcastOp::create(b, loc, vec, s).getResult()
+                      : s;
+      }
+      return loadVec(flat, address, laneMask);
+    };
+    for (unsigned i = 0; i < numInputs; ++i)
+      operands[i] = i == epi->cInput ? value : read(epi->inputs[i], epiFlat[i]);
+    if (!body.getArgument(numInputs).use_empty())
+      operands[numInputs] = read(epi->dest, dFlat);
+    Value result = emitEpilogueBody(b, loc, *epi, operands);
+    Value dAddr =
+        add(rowAddress(epi->dest, row), mul(col, epi->dest.coef[c.nDim]));
+    if (vector)
+      storeVec(result, dFlat, dAddr, laneMask);
+    else
+      memref::StoreOp::create(b, loc, result, dFlat, dAddr);
+  }
+
+  /// Emits `fn(phase)` once per phase the K block `blockIndex` may be in.
+  void byPhase(Value blockIndex, int64_t numBlocks,
+               function_ref<void(Phase)> fn) {
+    if (numBlocks == 1)
+      return fn(Phase::Only);
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        blockIndex, idx(0));
+    Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       blockIndex, idx(numBlocks - 1));
+    bool middleIsFirst = !c.zeroInit; // both add to what C holds
+    auto ifLast = [&] {
+      scf::IfOp::create(
+          b, loc, last,
+          [&](OpBuilder &, Location) {
+            fn(Phase::Last);
+            scf::YieldOp::create(b, loc);
+          },
+          [&](OpBuilder &, Location) {
+            fn(Phase::Middle);
+            scf::YieldOp::create(b, loc);
+          });
+    };
+    if (middleIsFirst && !epi)
+      return fn(Phase::Middle);
+    if (middleIsFirst)
+      return ifLast();
+    scf::IfOp::create(
+        b, loc, first,
+        [&](OpBuilder &, Location) {
+          fn(Phase::First);
+          scf::YieldOp::create(b, loc);
+        },
+        [&](OpBuilder &, Location) {
+          ifLast();
+          scf::YieldOp::create(b, loc);
+        });
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Register tiles
+  //===--------------------------------------------------------------------===//
+
+  /// Rows ir .. ir+mr, clamped to C.
+  SmallVector<Value> tileRows(Value ir) {
+    SmallVector<Value> rows;
+    Value lastRow = idx(c.m() - 1);
+    bool exact = c.m() % p.mr == 0;
+    for (int64_t r = 0; r < p.mr; ++r) {
+      Value row = add(ir, idx(r));
+      rows.push_back(exact ? row : minI(row, lastRow));
+    }
+    return rows;
+  }
+
+  /// Guards a store to row ir + r when the tile may stick out of the block.
+  void guardedRow(Value ir, int64_t r, Value mEnd, function_ref<void()> fn) {
+    if (c.m() % p.mr == 0 && p.mc % p.mr == 0)
+      return fn();
+    Value inside = lt(add(ir, idx(r)), mEnd);
+    scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
+      fn();
+      scf::YieldOp::create(b, loc);
+    });
+  }
+
+  void outerProductTile(Value ir, Value jr, Value width, Value mEnd, Value aK,
+                        Value bK, Value blockIndex, int64_t numBlocks) {
+    int64_t nv = p.nr / p.lanes;
+    SmallVector<Value> rows = tileRows(ir);
+    SmallVector<Value> aRows;
+    for (Value row : rows)
+      aRows.push_back(add(rowAddress(c.a, row), aK));
+    SmallVector<Value> masks(nv);
+    if (width)
+      for (int64_t v = 0; v < nv; ++v)
+        masks[v] = mask(width, v);
+    Value zero = arith::ConstantOp::create(b, loc, vec,
+                                           DenseElementsAttr::get(vec, 0.0f));
+    SmallVector<Value> accs(p.mr * nv, zero);
+    Value bCol = add(add(idx(c.b.offset), bK), jr);
+    auto step = [&](Value ak, Value bk, ArrayRef<Value> in) {
+      SmallVector<Value> out(in);
+      SmallVector<Value> bv;
+      for (int64_t v = 0; v < nv; ++v)
+        bv.push_back(
+            loadVec(bFlat, add(add(bCol, bk), idx(v * p.lanes)), masks[v]));
+      for (int64_t r = 0; r < p.mr; ++r) {
+        Value a = memref::LoadOp::create(b, loc, aFlat, add(aRows[r], ak));
+        Value splat = vector::BroadcastOp::create(b, loc, vec, a);
+        for (int64_t v = 0; v < nv; ++v)
+          out[r * nv + v] =
+              vector::FMAOp::create(b, loc, vec, splat, bv[v], out[r * nv + v]);
+      }
+      return out;
+    };
+    accs = innerLoops(p.numBlockDims, idx(0), idx(0), accs, step);
+    byPhase(blockIndex, numBlocks, [&](Phase phase) {
+      for (int64_t r = 0; r < p.mr; ++r)
+        guardedRow(ir, r, mEnd, [&] {
+          Value cRow = rowAddress(c.c, rows[r]);
+          for (int64_t v = 0; v < nv; ++v) {
+            Value col = add(jr, idx(v * p.lanes));
+            Value cAddr = add(cRow, col);
+            Value value = combine(phase, accs[r * nv + v], cAddr, masks[v]);
+            store(phase, value, rows[r], col, cAddr, masks[v]);
+          }
+        });
+    });
+  }
+
+  void dotTile(Value ir, Value jr, Value mEnd, Value nEnd, Value aK, Value bK,
+               Value blockIndex, int64_t numBlocks) {
+    SmallVector<Value> rows = tileRows(ir);
+    SmallVector<Value> cols;
+    bool exactN = c.n() % p.nr == 0;
+    for (int64_t j = 0; j < p.nr; ++j) {
+      Value col = add(jr, idx(j));
+      cols.push_back(exactN ? col : minI(col, idx(c.n() - 1)));
+    }
+    SmallVector<Value> aRows, bCols;
+    for (Value row : rows)
+      aRows.push_back(add(rowAddress(c.a, row), aK));
+    for (Value col : cols)
+      bCols.push_back(
+          add(add(idx(c.b.offset), bK), mul(col, c.b.coef[c.nDim])));
+    Value zero = arith::ConstantOp::create(b, loc, vec,
+                                           DenseElementsAttr::get(vec, 0.0f));
+    SmallVector<Value> accs(p.mr * p.nr, zero);
+    auto step = [&](Value ak, Value bk, ArrayRef<Value> in) {
+      SmallVector<Value> out(in), av, bv;
+      for (Value row : aRows)
+        av.push_back(loadVec(aFlat, add(row, ak), Value()));
+      for (Value col : bCols)
+        bv.push_back(loadVec(bFlat, add(col, bk), Value()));
+      for (int64_t r = 0; r < p.mr; ++r)
+        for (int64_t j = 0; j < p.nr; ++j)
+          out[r * p.nr + j] = vector::FMAOp::create(b, loc, vec, av[r], bv[j],
+                                                    out[r * p.nr + j]);
+      return out;
+    };
+    accs = innerLoops(p.numBlockDims, idx(0), idx(0), accs, step);
+    SmallVector<Value> sums;
+    for (Value acc : accs)
+      sums.push_back(
+          vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, acc));
+    byPhase(blockIndex, numBlocks, [&](Phase phase) {
+      for (int64_t r = 0; r < p.mr; ++r)
+        guardedRow(ir, r, mEnd, [&] {
+          Value cRow = rowAddress(c.c, rows[r]);
+          for (int64_t j = 0; j < p.nr; ++j) {
+            auto emit = [&] {
+              Value cAddr = add(cRow, cols[j]);
+              Value value = combine(phase, sums[r * p.nr + j], cAddr, Value());
+              store(phase, value, rows[r], cols[j], cAddr, Value());
+            };
+            if (exactN && p.nc % p.nr == 0) {
+              emit();
+              continue;
+            }
+            scf::IfOp::create(b, loc, lt(add(jr, idx(j)), nEnd),
+                              [&](OpBuilder &, Location) {
+                                emit();
+                                scf::YieldOp::create(b, loc);
+                              });
+          }
+        });
+    });
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Blocks
+  //===--------------------------------------------------------------------===//
+
+  /// The block loops' trip counts: block dims, then the chunk loop.
+  SmallVector<std::pair<unsigned, int64_t>> blockLoops() {
+    SmallVector<std::pair<unsigned, int64_t>> loops;
+    for (unsigned i = 0; i < p.numBlockDims; ++i)
+      loops.push_back({c.kDims[i], c.sizes[c.kDims[i]]});
+    if (p.chunk) {
+      unsigned d = c.kDims[p.numBlockDims];
+      loops.push_back({d, c.sizes[d] / p.chunk});
+    }
+    return loops;
+  }
+
+  /// Loops over K blocks; `fn(aK, bK, blockIndex)` emits one block.
+  void forEachBlock(function_ref<void(Value, Value, Value)> fn) {
+    auto loops = blockLoops();
+    std::function<void(unsigned, Value, Value, Value)> nest =
+        [&](unsigned level, Value aK, Value bK, Value index) {
+          if (level == loops.size())
+            return fn(aK, bK, index);
+          auto [d, trip] = loops[level];
+          int64_t scale = p.chunk && level + 1 == loops.size() ? p.chunk : 1;
+          auto loop = scf::ForOp::create(b, loc, idx(0), idx(trip), idx(1));
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(loop.getBody());
+          Value i = loop.getInductionVar();
+          nest(level + 1, add(aK, mul(i, c.a.coef[d] * scale)),
+               add(bK, mul(i, c.b.coef[d] * scale)), add(mul(index, trip), i));
+        };
+    nest(0, idx(0), idx(0), idx(0));
+  }
+
+  int64_t numBlocks() {
+    int64_t n = 1;
+    for (auto [d, trip] : blockLoops())
+      n *= trip;
+    return n;
+  }
+
+  void emit() {
+    int64_t m = c.m(), n = c.n(), blocks = numBlocks();
+    aFlat = flatView(c.a);
+    bFlat = flatView(c.b);
+    // C is neither read nor written when its first block is its last and
+    // the epilogue stores to D.
+    if (!(c.zeroInit && blocks == 1 && epi))
+      cFlat = flatView(c.c);
+    if (epi) {
+      dFlat = flatView(epi->dest);
+      for (unsigned i = 0; i < epi->inputs.size(); ++i)
+        epiFlat.push_back(i == epi->cInput ? Value()
+                                           : flatView(epi->inputs[i]));
+    }
+    int64_t mBlocks = (m + p.mc - 1) / p.mc, nBlocks = (n + p.nc - 1) / p.nc;
+    SmallVector<OpFoldResult> ubs = {b.getIndexAttr(mBlocks),
+                                     b.getIndexAttr(nBlocks)};
+    scf::ForallOp::create(
+        b, loc, ubs, ValueRange{}, std::nullopt,
+        [&](OpBuilder &, Location, ValueRange ivs) {
+          Value m0 = mul(ivs[0], p.mc), n0 = mul(ivs[1], p.nc);
+          Value mEnd = minI(add(m0, idx(p.mc)), idx(m));
+          Value nEnd = minI(add(n0, idx(p.nc)), idx(n));
+          forEachBlock([&](Value aK, Value bK, Value blockIndex) {
+            auto panels = scf::ForOp::create(b, loc, n0, nEnd, idx(p.nr));
+            OpBuilder::InsertionGuard g1(b);
+            b.setInsertionPointToStart(panels.getBody());
+            Value jr = panels.getInductionVar();
+            auto tiles = [&](Value width) {
+              auto loop = scf::ForOp::create(b, loc, m0, mEnd, idx(p.mr));
+              OpBuilder::InsertionGuard g2(b);
+              b.setInsertionPointToStart(loop.getBody());
+              Value ir = loop.getInductionVar();
+              if (p.kind == GemmPlan::Kind::Dot)
+                dotTile(ir, jr, mEnd, nEnd, aK, bK, blockIndex, blocks);
+              else
+                outerProductTile(ir, jr, width, mEnd, aK, bK, blockIndex,
+                                 blocks);
+            };
+            if (p.kind == GemmPlan::Kind::Dot || n % p.nr == 0)
+              return tiles(Value());
+            // The last panel of N is masked.
+            Value full = arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::sle, add(jr, idx(p.nr)), idx(n));
+            scf::IfOp::create(
+                b, loc, full,
+                [&](OpBuilder &, Location) {
+                  tiles(Value());
+                  scf::YieldOp::create(b, loc);
+                },
+                [&](OpBuilder &, Location) {
+                  tiles(arith::SubIOp::create(b, loc, idx(n), jr));
+                  scf::YieldOp::create(b, loc);
+                });
+          });
+          scf::InParallelOp::create(b, loc);
+        });
+  }
+};
+} // namespace
+
+void nnc::cpu::emitContraction(OpBuilder &b, const Contraction &c,
+                               const GemmPlan &plan, const Epilogue *epilogue) {
+  Emitter(b, c, plan, epilogue).emit();
+}

@@ -1,0 +1,186 @@
+//===- ContractionEpilogue.cpp - fusing C's elementwise consumer ----------===//
+//
+// Part of nnc. The elementwise linalg.generic that first reads a
+// contraction's result (bias and activation, an activation gradient, an
+// optimizer update) is computed in the contraction's last stores, so C
+// never makes a round trip through memory. Its operands' maps are rewritten
+// in the contraction's loop dimensions; its body is replayed on vectors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Contraction.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using namespace nnc::cpu;
+
+namespace {
+Value rootOf(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+bool touches(Operation *op, Value root) {
+  return llvm::any_of(op->getOperands(),
+                      [&](Value v) { return rootOf(v) == root; });
+}
+
+/// Arithmetic that works the same on vectors as on scalars.
+bool isVectorizable(Operation &op) {
+  if (op.getNumRegions() || op.getNumResults() != 1 ||
+      !isa<arith::ArithDialect, math::MathDialect>(op.getDialect()))
+    return false;
+  return !isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ConstantOp>(
+             op) &&
+         llvm::all_of(op.getResultTypes(),
+                      [](Type t) { return t.isIntOrFloat(); });
+}
+
+/// Whether `op`, between the contraction and its consumer, lets the
+/// contraction move down to the consumer: it must not write what the
+/// contraction reads, nor use C.
+bool commutes(Operation *op, Value aRoot, Value bRoot, Value cRoot) {
+  if (touches(op, cRoot))
+    return false;
+  if (op->getNumRegions() > 0 && !isa<linalg::LinalgOp>(op))
+    return false;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    for (OpOperand &init : linalgOp.getDpsInitsMutable())
+      if (rootOf(init.get()) == aRoot || rootOf(init.get()) == bRoot)
+        return false;
+    return true;
+  }
+  return !touches(op, aRoot) && !touches(op, bRoot);
+}
+} // namespace
+
+std::optional<Epilogue> nnc::cpu::matchEpilogue(const Contraction &c) {
+  Value aRoot = rootOf(c.a.buffer), bRoot = rootOf(c.b.buffer);
+  Value cRoot = rootOf(c.c.buffer);
+  Operation *next = c.op->getNextNode();
+  while (next && !touches(next, cRoot)) {
+    if (!commutes(next, aRoot, bRoot, cRoot))
+      return std::nullopt;
+    next = next->getNextNode();
+  }
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(next);
+  if (!generic || !generic.hasPureBufferSemantics() ||
+      generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return std::nullopt;
+
+  Epilogue epi;
+  epi.op = generic;
+  int cInput = -1;
+  for (OpOperand *in : generic.getDpsInputOperands()) {
+    if (rootOf(in->get()) != cRoot)
+      continue;
+    if (cInput >= 0 || in->get() != c.c.buffer)
+      return std::nullopt;
+    cInput = in->getOperandNumber();
+  }
+  if (cInput < 0)
+    return std::nullopt;
+  epi.cInput = cInput;
+  Value dest = generic.getDpsInitOperand(0)->get();
+  Value dRoot = rootOf(dest);
+  if (dRoot == aRoot || dRoot == bRoot ||
+      (dRoot == cRoot && dest != c.c.buffer))
+    return std::nullopt;
+
+  // Consumer loop e reads C's result p; the contraction's loop for C's
+  // result p is cMap(p): consumer loops in terms of the contraction's.
+  AffineMap consumerC =
+      generic.getMatchingIndexingMap(generic.getDpsInputOperand(cInput));
+  AffineMap contractionC =
+      c.op.getMatchingIndexingMap(c.op.getDpsInitOperand(0));
+  if (!consumerC.isPermutation() ||
+      consumerC.getNumResults() != contractionC.getNumResults())
+    return std::nullopt;
+  SmallVector<AffineExpr> loops(consumerC.getNumDims());
+  for (auto [p, e] : llvm::enumerate(consumerC.getResults()))
+    loops[cast<AffineDimExpr>(e).getPosition()] = contractionC.getResult(p);
+  auto translate = [&](AffineMap m) {
+    return m.compose(
+        AffineMap::get(contractionC.getNumDims(), 0, loops, m.getContext()));
+  };
+  auto accessOf = [&](OpOperand *operand) -> std::optional<LinearAccess> {
+    auto type = dyn_cast<MemRefType>(operand->get().getType());
+    if (!type || !type.getElementType().isF32())
+      return std::nullopt;
+    std::optional<LinearAccess> access = linearAccess(
+        operand->get(), translate(generic.getMatchingIndexingMap(operand)),
+        c.sizes);
+    if (access && (access->coef[c.nDim] == 0 || access->coef[c.nDim] == 1))
+      return access;
+    return std::nullopt;
+  };
+  for (OpOperand *in : generic.getDpsInputOperands()) {
+    if (in->getOperandNumber() == epi.cInput) {
+      epi.inputs.push_back(c.c);
+      continue;
+    }
+    std::optional<LinearAccess> access = accessOf(in);
+    if (!access)
+      return std::nullopt;
+    epi.inputs.push_back(*access);
+  }
+  std::optional<LinearAccess> d = accessOf(generic.getDpsInitOperand(0));
+  if (!d || d->coef[c.nDim] != 1)
+    return std::nullopt;
+  epi.dest = *d;
+
+  Block &body = generic.getRegion().front();
+  for (Operation &op : body.without_terminator())
+    if (!isVectorizable(op))
+      return std::nullopt;
+
+  // C holds only partial sums once D gets the result: nothing may read it
+  // afterwards (but the op that frees it).
+  if (dRoot != cRoot)
+    for (Operation *op = generic->getNextNode(); op; op = op->getNextNode())
+      if (touches(op, cRoot) && !isa<memref::DeallocOp>(op))
+        return std::nullopt;
+  return epi;
+}
+
+Value nnc::cpu::emitEpilogueBody(OpBuilder &b, Location loc,
+                                 const Epilogue &epilogue,
+                                 ArrayRef<Value> operands) {
+  Block &body = epilogue.op.getRegion().front();
+  auto shape = dyn_cast<VectorType>(operands[epilogue.cInput].getType());
+  IRMapping map;
+  for (auto [arg, value] : llvm::zip(body.getArguments(), operands))
+    if (value)
+      map.map(arg, value);
+  auto lookup = [&](Value v) -> Value {
+    if (Value mapped = map.lookupOrNull(v))
+      return mapped;
+    // Defined above the consumer: a scalar, splat when the body is on
+    // vectors.
+    if (!shape)
+      return v;
+    Value splat = vector::BroadcastOp::create(
+        b, loc, VectorType::get(shape.getShape(), v.getType()), v);
+    map.map(v, splat);
+    return splat;
+  };
+  for (Operation &op : body.without_terminator()) {
+    SmallVector<Value> newOperands;
+    for (Value v : op.getOperands())
+      newOperands.push_back(lookup(v));
+    SmallVector<Type> types;
+    for (Type t : op.getResultTypes())
+      types.push_back(shape ? VectorType::get(shape.getShape(), t) : t);
+    OperationState state(loc, op.getName(), newOperands, types, op.getAttrs());
+    map.map(op.getResult(0), b.create(state)->getResult(0));
+  }
+  return lookup(body.getTerminator()->getOperand(0));
+}
