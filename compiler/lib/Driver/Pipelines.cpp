@@ -69,6 +69,8 @@ void nnc::buildNNToLinalgPipeline(mlir::OpPassManager &pm) {
 
 void nnc::buildCPUBufferizePipeline(mlir::OpPassManager &pm) {
   pm.addPass(createNNParamsToArguments());
+  // Every op that starts from a filled tensor fills its own buffer.
+  pm.addNestedPass<mlir::func::FuncOp>(createNNDuplicateSharedFills());
   // Parameter updates are computed into the parameter's own buffer.
   pm.addPass(mlir::bufferization::createEmptyTensorEliminationPass());
   mlir::bufferization::OneShotBufferizePassOptions options;
@@ -100,6 +102,7 @@ void nnc::buildCPULLVMPipeline(mlir::OpPassManager &pm,
   contractions.l1Bytes = tuning.l1Bytes;
   contractions.l2Bytes = tuning.l2Bytes;
   pm.addNestedPass<mlir::func::FuncOp>(createNNCPUContractions(contractions));
+  pm.addNestedPass<mlir::func::FuncOp>(createNNCopiesToLinalg());
   if (failed(mlir::parsePassPipeline("scf-forall-to-parallel", pm)))
     llvm::report_fatal_error("nnc: invalid built-in CPU lowering pipeline");
   // Other loops: parallel over the outer parallel dimensions, the output's

@@ -92,6 +92,12 @@ struct GemmPlan {
   unsigned numBlockDims = 0;
   int64_t chunk = 0;
   int64_t unroll = 1; ///< innermost k loop unrolling
+  /// B is first copied into nr-wide panels, [N/nr][K][nr] with K in the
+  /// kernel's order and the last panel padded with zeros, so the kernel
+  /// reads it contiguously whatever its layout (worth it when many rows of
+  /// C reuse it). The tiles of a block then run rows outer, panels inner:
+  /// A's rows stay in L1 while B's block stays in L2.
+  bool packB = false;
 };
 
 /// The plan for `c` on `target`, or nullopt when no kernel fits.

@@ -41,11 +41,15 @@ struct Emitter {
   VectorType vec;
   Value aFlat, bFlat, cFlat, dFlat;
   SmallVector<Value> epiFlat; // per epilogue input (null for C)
+  /// How the kernel reads B: the operand itself, or its packed copy, where
+  /// column jr's panel starts at jr * bPanelScale.
+  LinearAccess bAccess;
+  int64_t bPanelScale = 1;
 
   Emitter(OpBuilder &b, const Contraction &c, const GemmPlan &p,
           const Epilogue *epi)
       : b(b), loc(c.op->getLoc()), c(c), p(p), epi(epi), f32(b.getF32Type()),
-        vec(VectorType::get({p.lanes}, b.getF32Type())) {}
+        vec(VectorType::get({p.lanes}, b.getF32Type())), bAccess(c.b) {}
 
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
@@ -125,7 +129,7 @@ struct Emitter {
     bool innermost = level + 1 == c.kDims.size();
     bool chunked = p.chunk && level == p.numBlockDims;
     int64_t trip = chunked ? p.chunk : c.sizes[d];
-    int64_t ca = c.a.coef[d], cb = c.b.coef[d];
+    int64_t ca = c.a.coef[d], cb = bAccess.coef[d];
     if (!innermost) {
       auto loop = scf::ForOp::create(b, loc, idx(0), idx(trip), idx(1), accs);
       OpBuilder::InsertionGuard guard(b);
@@ -293,13 +297,14 @@ struct Emitter {
     Value zero = arith::ConstantOp::create(b, loc, vec,
                                            DenseElementsAttr::get(vec, 0.0f));
     SmallVector<Value> accs(p.mr * nv, zero);
-    Value bCol = add(add(idx(c.b.offset), bK), jr);
+    Value bCol = add(add(idx(bAccess.offset), bK), mul(jr, bPanelScale));
     auto step = [&](Value ak, Value bk, ArrayRef<Value> in) {
       SmallVector<Value> out(in);
       SmallVector<Value> bv;
+      // A packed panel is padded with zeros: no mask needed to read it.
       for (int64_t v = 0; v < nv; ++v)
-        bv.push_back(
-            loadVec(bFlat, add(add(bCol, bk), idx(v * p.lanes)), masks[v]));
+        bv.push_back(loadVec(bFlat, add(add(bCol, bk), idx(v * p.lanes)),
+                             p.packB ? Value() : masks[v]));
       for (int64_t r = 0; r < p.mr; ++r) {
         Value a = memref::LoadOp::create(b, loc, aFlat, add(aRows[r], ak));
         Value splat = vector::BroadcastOp::create(b, loc, vec, a);
@@ -413,7 +418,8 @@ struct Emitter {
           b.setInsertionPointToStart(loop.getBody());
           Value i = loop.getInductionVar();
           nest(level + 1, add(aK, mul(i, c.a.coef[d] * scale)),
-               add(bK, mul(i, c.b.coef[d] * scale)), add(mul(index, trip), i));
+               add(bK, mul(i, bAccess.coef[d] * scale)),
+               add(mul(index, trip), i));
         };
     nest(0, idx(0), idx(0), idx(0));
   }
@@ -423,6 +429,98 @@ struct Emitter {
     for (auto [d, trip] : blockLoops())
       n *= trip;
     return n;
+  }
+
+  /// Copies B into nr-wide panels: [N/nr][K][nr], K in the kernel's
+  /// order, zeros past N. Returns the buffer.
+  Value packB() {
+    int64_t k = c.k(), panels = (c.n() + p.nr - 1) / p.nr, n = c.n();
+    auto type = MemRefType::get({panels * p.nr * k}, f32);
+    Value packed =
+        memref::AllocOp::create(b, loc, type, b.getI64IntegerAttr(64));
+    bool unitN = c.b.coef[c.nDim] == 1;
+    SmallVector<OpFoldResult> ubs = {b.getIndexAttr(panels)};
+    scf::ForallOp::create(
+        b, loc, ubs, ValueRange{}, std::nullopt,
+        [&](OpBuilder &, Location, ValueRange ivs) {
+          Value n0 = mul(ivs[0], p.nr);
+          Value width = arith::SubIOp::create(b, loc, idx(n), n0);
+          Value panel = mul(ivs[0], p.nr * k);
+          std::function<void(unsigned, Value, Value)> nest = [&](unsigned level,
+                                                                 Value src,
+                                                                 Value kLin) {
+            if (level < c.kDims.size()) {
+              unsigned d = c.kDims[level];
+              auto loop =
+                  scf::ForOp::create(b, loc, idx(0), idx(c.sizes[d]), idx(1));
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPointToStart(loop.getBody());
+              Value i = loop.getInductionVar();
+              return nest(level + 1, add(src, mul(i, c.b.coef[d])),
+                          add(mul(kLin, c.sizes[d]), i));
+            }
+            Value dst = add(panel, mul(kLin, p.nr));
+            if (unitN) {
+              for (int64_t v = 0; v < p.nr / p.lanes; ++v) {
+                Value from = add(add(src, n0), idx(v * p.lanes));
+                Value value = n % p.nr == 0
+                                  ? loadVec(bFlat, from, Value())
+                                  : loadVec(bFlat, from, mask(width, v));
+                storeVec(value, packed, add(dst, idx(v * p.lanes)), Value());
+              }
+              return;
+            }
+            Value zero =
+                arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0.0f));
+            for (int64_t l = 0; l < p.nr; ++l) {
+              Value col = add(n0, idx(l));
+              Value clamped = minI(col, idx(n - 1));
+              Value value = memref::LoadOp::create(
+                  b, loc, bFlat, add(src, mul(clamped, c.b.coef[c.nDim])));
+              value =
+                  arith::SelectOp::create(b, loc, lt(col, idx(n)), value, zero);
+              memref::StoreOp::create(b, loc, value, packed, add(dst, idx(l)));
+            }
+          };
+          nest(0, idx(c.b.offset), idx(0));
+          scf::InParallelOp::create(b, loc);
+        });
+    // The kernel's view: K dimension d steps nr times the K iterations
+    // inside it.
+    bAccess.buffer = packed;
+    bAccess.offset = 0;
+    bAccess.coef.assign(c.sizes.size(), 0);
+    int64_t inner = p.nr;
+    for (unsigned i = c.kDims.size(); i-- > 0;) {
+      bAccess.coef[c.kDims[i]] = inner;
+      inner *= c.sizes[c.kDims[i]];
+    }
+    bPanelScale = k;
+    return packed;
+  }
+
+  void tile(Value ir, Value jr, Value mEnd, Value nEnd, Value aK, Value bK,
+            Value blockIndex, int64_t blocks) {
+    int64_t n = c.n();
+    if (p.kind == GemmPlan::Kind::Dot)
+      return dotTile(ir, jr, mEnd, nEnd, aK, bK, blockIndex, blocks);
+    if (n % p.nr == 0)
+      return outerProductTile(ir, jr, Value(), mEnd, aK, bK, blockIndex,
+                              blocks);
+    // The last panel of N is masked.
+    Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                                       add(jr, idx(p.nr)), idx(n));
+    scf::IfOp::create(
+        b, loc, full,
+        [&](OpBuilder &, Location) {
+          outerProductTile(ir, jr, Value(), mEnd, aK, bK, blockIndex, blocks);
+          scf::YieldOp::create(b, loc);
+        },
+        [&](OpBuilder &, Location) {
+          outerProductTile(ir, jr, arith::SubIOp::create(b, loc, idx(n), jr),
+                           mEnd, aK, bK, blockIndex, blocks);
+          scf::YieldOp::create(b, loc);
+        });
   }
 
   void emit() {
@@ -439,6 +537,11 @@ struct Emitter {
         epiFlat.push_back(i == epi->cInput ? Value()
                                            : flatView(epi->inputs[i]));
     }
+    Value packed;
+    if (p.packB) {
+      packed = packB();
+      bFlat = packed;
+    }
     int64_t mBlocks = (m + p.mc - 1) / p.mc, nBlocks = (n + p.nc - 1) / p.nc;
     SmallVector<OpFoldResult> ubs = {b.getIndexAttr(mBlocks),
                                      b.getIndexAttr(nBlocks)};
@@ -449,39 +552,31 @@ struct Emitter {
           Value mEnd = minI(add(m0, idx(p.mc)), idx(m));
           Value nEnd = minI(add(n0, idx(p.nc)), idx(n));
           forEachBlock([&](Value aK, Value bK, Value blockIndex) {
-            auto panels = scf::ForOp::create(b, loc, n0, nEnd, idx(p.nr));
-            OpBuilder::InsertionGuard g1(b);
-            b.setInsertionPointToStart(panels.getBody());
-            Value jr = panels.getInductionVar();
-            auto tiles = [&](Value width) {
-              auto loop = scf::ForOp::create(b, loc, m0, mEnd, idx(p.mr));
-              OpBuilder::InsertionGuard g2(b);
-              b.setInsertionPointToStart(loop.getBody());
-              Value ir = loop.getInductionVar();
-              if (p.kind == GemmPlan::Kind::Dot)
-                dotTile(ir, jr, mEnd, nEnd, aK, bK, blockIndex, blocks);
-              else
-                outerProductTile(ir, jr, width, mEnd, aK, bK, blockIndex,
-                                 blocks);
+            auto loop = [&](Value lo, Value hi, int64_t step,
+                            function_ref<void(Value)> body) {
+              auto forOp = scf::ForOp::create(b, loc, lo, hi, idx(step));
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPointToStart(forOp.getBody());
+              body(forOp.getInductionVar());
             };
-            if (p.kind == GemmPlan::Kind::Dot || n % p.nr == 0)
-              return tiles(Value());
-            // The last panel of N is masked.
-            Value full = arith::CmpIOp::create(
-                b, loc, arith::CmpIPredicate::sle, add(jr, idx(p.nr)), idx(n));
-            scf::IfOp::create(
-                b, loc, full,
-                [&](OpBuilder &, Location) {
-                  tiles(Value());
-                  scf::YieldOp::create(b, loc);
-                },
-                [&](OpBuilder &, Location) {
-                  tiles(arith::SubIOp::create(b, loc, idx(n), jr));
-                  scf::YieldOp::create(b, loc);
-                });
+            auto rows = [&](function_ref<void(Value)> body) {
+              loop(m0, mEnd, p.mr, body);
+            };
+            auto panels = [&](function_ref<void(Value)> body) {
+              loop(n0, nEnd, p.nr, body);
+            };
+            auto one = [&](Value ir, Value jr) {
+              tile(ir, jr, mEnd, nEnd, aK, bK, blockIndex, blocks);
+            };
+            if (p.packB)
+              rows([&](Value ir) { panels([&](Value jr) { one(ir, jr); }); });
+            else
+              panels([&](Value jr) { rows([&](Value ir) { one(ir, jr); }); });
           });
           scf::InParallelOp::create(b, loc);
         });
+    if (packed)
+      memref::DeallocOp::create(b, loc, packed);
   }
 };
 } // namespace

@@ -13,10 +13,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "Contraction.h"
+#include <cstdio>
+#include <cstdlib>
 
 using namespace nnc::cpu;
 
 namespace {
+/// Rows of C from which B is packed.
+constexpr int64_t kPackRows = 512;
+
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
 
@@ -82,18 +87,36 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
   plan.lanes = std::max<int64_t>(target.vectorBits / 32, 4);
   const int64_t regs = target.registers, lanes = plan.lanes;
   const unsigned innerK = c.kDims.back();
-  if (c.b.coef[c.nDim] == 1) {
+  bool unitN = c.b.coef[c.nDim] == 1;
+  bool dot = c.a.coef[innerK] == 1 && c.b.coef[innerK] == 1;
+  // Packing B costs a pass over it; with this many rows of C reusing it,
+  // that is a small fraction of the work.
+  plan.packB = c.m() >= (getenv("NNC_PACKROWS") ? atoll(getenv("NNC_PACKROWS"))
+                                                : kPackRows);
+  if (unitN || plan.packB) {
     plan.kind = GemmPlan::Kind::OuterProduct;
     int64_t vectors = std::min<int64_t>(2, ceilDiv(c.n(), lanes));
     plan.nr = vectors * lanes;
     plan.mr = std::min<int64_t>((regs - vectors - 1) / vectors, c.m());
-    // B's micro-panel (kc rows of nr floats) in half of L1.
-    int64_t kcMax = std::max<int64_t>(target.l1Bytes / 2 / (4 * plan.nr), 16);
-    blockK(c, kcMax, 1, plan);
-    plan.mc = plan.mr *
-              std::max<int64_t>(1, target.l2Bytes / 4 / (4 * kcMax * plan.mr));
-    plan.nc = plan.nr * 8;
-  } else if (c.a.coef[innerK] == 1 && c.b.coef[innerK] == 1) {
+    if (plan.packB) {
+      // Rows outer: A's micro-panel (mr x kc) in half of L1, B's block
+      // (kc x nc, contiguous) in half of L2.
+      int64_t kcMax = std::max<int64_t>(target.l1Bytes / 2 / (4 * plan.mr), 16);
+      blockK(c, kcMax, 1, plan);
+      int64_t kc = plan.chunk ? plan.chunk : kcMax;
+      plan.nc = plan.nr *
+                std::max<int64_t>(1, target.l2Bytes / 2 / (4 * kc * plan.nr));
+      plan.mc = plan.mr * 16;
+    } else {
+      // Panels outer: B's micro-panel (kc x nr) in half of L1, the block's
+      // A rows in a quarter of L2.
+      int64_t kcMax = std::max<int64_t>(target.l1Bytes / 2 / (4 * plan.nr), 16);
+      blockK(c, kcMax, 1, plan);
+      plan.mc = plan.mr * std::max<int64_t>(1, target.l2Bytes / 4 /
+                                                   (4 * kcMax * plan.mr));
+      plan.nc = plan.nr * 8;
+    }
+  } else if (dot) {
     plan.kind = GemmPlan::Kind::Dot;
     // mr x nr accumulators, mr + nr vectors of A and B.
     plan.mr = regs >= 32 ? 4 : 3;
@@ -113,6 +136,22 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
   plan.nc = std::min(plan.nc, roundUp(c.n(), plan.nr));
   spreadBlocks(c, plan);
 
+  // TUNING-ONLY
+  auto env = [](const char *n, int64_t d) {
+    const char *v = getenv(n);
+    return v ? atoll(v) : d;
+  };
+  if (env("NNC_KC", 0) && plan.kind == GemmPlan::Kind::OuterProduct)
+    blockK(c, env("NNC_KC", 0), 1, plan);
+  plan.mc = env("NNC_MC", plan.mc);
+  plan.nc = env("NNC_NC", plan.nc);
+  if (getenv("NNC_DUMP"))
+    fprintf(stderr,
+            "plan M=%ld N=%ld K=%ld kind=%d mr=%ld nr=%ld mc=%ld nc=%ld "
+            "blockdims=%u chunk=%ld pack=%d\n",
+            (long)c.m(), (long)c.n(), (long)c.k(), (int)plan.kind,
+            (long)plan.mr, (long)plan.nr, (long)plan.mc, (long)plan.nc,
+            plan.numBlockDims, (long)plan.chunk, (int)plan.packB);
   int64_t trip = innermostTrip(c, plan);
   if (plan.kind == GemmPlan::Kind::Dot)
     trip /= lanes;

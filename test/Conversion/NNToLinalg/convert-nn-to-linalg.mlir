@@ -1,8 +1,11 @@
 // RUN: nnc-opt %s --convert-nn-to-linalg --split-input-file | FileCheck %s
 
 // TensorFlow SAME padding is asymmetric: 11x11 stride 4 on 224 pads 3 then 4.
+// The padded input is a filled border with the input inserted, so the op
+// that computes the input can write straight into it once bufferized.
 // CHECK-LABEL: func.func @conv_same
-// CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 3, 3, 0] high[0, 4, 4, 0]
+// CHECK: %[[B:.*]] = linalg.fill {{.*}} -> tensor<1x231x231x3xf32>
+// CHECK: %[[P:.*]] = tensor.insert_slice %arg0 into %[[B]][0, 3, 3, 0] [1, 224, 224, 3] [1, 1, 1, 1]
 // CHECK: %[[Z:.*]] = linalg.fill
 // CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<4> : tensor<2xi64>} ins(%[[P]], %arg1 : tensor<1x231x231x3xf32>, tensor<11x11x3x4xf32>) outs(%[[Z]] : tensor<1x56x56x4xf32>)
 func.func @conv_same(%x: tensor<1x224x224x3xf32>, %w: tensor<11x11x3x4xf32>) -> tensor<1x56x56x4xf32> {
@@ -14,9 +17,9 @@ func.func @conv_same(%x: tensor<1x224x224x3xf32>, %w: tensor<11x11x3x4xf32>) -> 
 
 // VALID needs no pad; explicit padding is passed through; dilation kept.
 // CHECK-LABEL: func.func @conv_valid_explicit
-// CHECK-NOT: tensor.pad
+// CHECK-NOT: tensor.insert_slice
 // CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-// CHECK: tensor.pad %arg0 low[0, 1, 0, 0] high[0, 2, 1, 0]
+// CHECK: tensor.insert_slice %arg0 into %{{.*}}[0, 1, 0, 0] [2, 8, 8, 4] [1, 1, 1, 1] : tensor<2x8x8x4xf32> into tensor<2x11x9x4xf32>
 // CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<[2, 3]> : tensor<2xi64>}
 func.func @conv_valid_explicit(%x: tensor<2x8x8x4xf32>, %w: tensor<3x3x4x8xf32>) -> (tensor<2x4x4x8xf32>, tensor<2x5x3x8xf32>) {
   %0 = nn.conv2d %x, %w {dilations = array<i64: 2, 2>, padding = #nn.padding<VALID>, strides = array<i64: 1, 1>} : (tensor<2x8x8x4xf32>, tensor<3x3x4x8xf32>) -> tensor<2x4x4x8xf32>
@@ -29,8 +32,8 @@ func.func @conv_valid_explicit(%x: tensor<2x8x8x4xf32>, %w: tensor<3x3x4x8xf32>)
 // Max pooling pads with -inf and starts from -inf.
 // CHECK-LABEL: func.func @max_pool_same
 // CHECK: %[[NEG:.*]] = arith.constant 0xFF800000 : f32
-// CHECK: tensor.pad %arg0 low[0, 0, 0, 0] high[0, 1, 1, 0]
-// CHECK: tensor.yield %[[NEG]]
+// CHECK: linalg.fill ins(%[[NEG]] : f32) outs(%{{.*}} : tensor<1x25x25x8xf32>)
+// CHECK: tensor.insert_slice %arg0 into %{{.*}}[0, 0, 0, 0] [1, 24, 24, 8] [1, 1, 1, 1]
 // CHECK: linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
 func.func @max_pool_same(%x: tensor<1x24x24x8xf32>) -> tensor<1x12x12x8xf32> {
   %0 = nn.max_pool2d %x {padding = #nn.padding<SAME>, strides = array<i64: 2, 2>, window = array<i64: 3, 3>} : (tensor<1x24x24x8xf32>) -> tensor<1x12x12x8xf32>
@@ -57,16 +60,20 @@ func.func @avg_pool_same(%x: tensor<1x5x5x2xf32>) -> tensor<1x3x3x2xf32> {
 // -----
 
 // LRN: squares, zero-padded by depth_radius channels, summed over a window
-// of 2r+1 channels, then x * (bias + alpha * sum)^-beta.
+// of 2r+1 channels, then x * (bias + alpha * sum)^-beta; beta = 0.75 is
+// 1 / (sqrt(n) * sqrt(sqrt(n))), no call to pow.
 // CHECK-LABEL: func.func @lrn
 // CHECK: arith.mulf
-// CHECK: tensor.pad %{{.*}} low[0, 0, 0, 2] high[0, 0, 0, 2]
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 0, 2] [1, 2, 2, 8] [1, 1, 1, 1] : tensor<1x2x2x8xf32> into tensor<1x2x2x12xf32>
 // CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
 // CHECK-SAME: ins(%{{.*}}, %{{.*}} : tensor<1x2x2x12xf32>, tensor<5xf32>)
 // CHECK: %[[ALPHA:.*]] = arith.constant 9.99999974E-5 : f32
 // CHECK: %[[BIAS:.*]] = arith.constant 2.000000e+00 : f32
-// CHECK: %[[BETA:.*]] = arith.constant -7.500000e-01 : f32
-// CHECK: math.powf %{{.*}}, %[[BETA]]
+// CHECK: %[[ROOT:.*]] = math.sqrt %[[N:.*]] : f32
+// CHECK: %[[FOURTH:.*]] = math.sqrt %[[ROOT]] : f32
+// CHECK: %[[P:.*]] = arith.mulf %{{.*}}, %[[FOURTH]] : f32
+// CHECK: arith.divf %{{.*}}, %[[P]] : f32
+// CHECK-NOT: math.powf
 func.func @lrn(%x: tensor<1x2x2x8xf32>) -> tensor<1x2x2x8xf32> {
   %0 = nn.lrn %x {alpha = 1.0e-4 : f64, beta = 0.75 : f64, bias = 2.0 : f64, depth_radius = 2 : i64} : (tensor<1x2x2x8xf32>) -> tensor<1x2x2x8xf32>
   return %0 : tensor<1x2x2x8xf32>

@@ -95,6 +95,32 @@ def NNExportModelInterface
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def NNDuplicateSharedFills
+    : Pass<"nn-duplicate-shared-fills", "::mlir::func::FuncOp"> {
+  let summary = "Give every user of a filled tensor its own fill";
+  let description = [{
+    Runs on tensors, before bufferization. CSE merges the identical fills
+    (zeros for an accumulation, the border of a padded tensor) that several
+    ops start from; bufferized, all but one of those ops would then copy the
+    shared buffer before writing it. A `linalg.fill` (of a `tensor.empty`)
+    with several uses is cloned before each further use, so every op fills
+    and writes its own buffer in place.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def NNCopiesToLinalg : Pass<"nn-copies-to-linalg", "::mlir::func::FuncOp"> {
+  let summary = "Lower memref.copy of static buffers to linalg.copy";
+  let description = [{
+    Runs on buffers, before the loops are made. A `memref.copy` between
+    strided views would otherwise become a call to the runtime's generic
+    element-by-element copy; as `linalg.copy` it becomes parallel loops with
+    a vectorised innermost loop like every other op.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def NNCPUContractions : Pass<"nn-cpu-contractions", "::mlir::func::FuncOp"> {
   let summary = "Register-blocked, cache-blocked CPU code for contractions";
   let description = [{

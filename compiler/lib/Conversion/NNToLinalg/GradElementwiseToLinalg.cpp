@@ -185,8 +185,7 @@ struct LRNGradLowering : OpRewritePattern<nn::LRNGradOp> {
     // t = dy * x * N^(-beta-1); T = window sum of t.
     Value t = pointwise(rewriter, loc, type, ValueRange{dy, x, norm},
                         [&](OpBuilder &b, Location l, ValueRange a) {
-                          Value p = math::PowFOp::create(
-                              b, l, a[2], floatConst(b, l, elt, -beta - 1.0));
+                          Value p = powConst(b, l, a[2], -beta - 1.0);
                           return mul(b, l, mul(b, l, a[0], a[1]), p);
                         });
     Value windowT = channelWindowSum(rewriter, loc, t, r);
@@ -195,9 +194,7 @@ struct LRNGradLowering : OpRewritePattern<nn::LRNGradOp> {
         op, pointwise(rewriter, loc, type, ValueRange{dy, x, norm, windowT},
                       [&](OpBuilder &b, Location l, ValueRange a) {
                         Value direct =
-                            mul(b, l, a[0],
-                                math::PowFOp::create(
-                                    b, l, a[2], floatConst(b, l, elt, -beta)));
+                            mul(b, l, a[0], powConst(b, l, a[2], -beta));
                         Value cross =
                             mul(b, l, floatConst(b, l, elt, 2.0 * alpha * beta),
                                 mul(b, l, a[1], a[3]));

@@ -47,8 +47,7 @@ struct LRNLowering : OpRewritePattern<nn::LRNOp> {
               arith::MulFOp::create(b, l, floatConst(b, l, elt, alpha), a[1]);
           Value base =
               arith::AddFOp::create(b, l, floatConst(b, l, elt, bias), scaled);
-          Value factor =
-              math::PowFOp::create(b, l, base, floatConst(b, l, elt, -beta));
+          Value factor = powConst(b, l, base, -beta);
           return arith::MulFOp::create(b, l, a[0], factor);
         });
     rewriter.replaceOp(op, result);

@@ -8,6 +8,10 @@
 
 #include "nn/IR/ShapeFunctions.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <cmath>
+
 using namespace mlir;
 
 namespace nnc::linalg_utils {
@@ -61,17 +65,22 @@ Value elementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
 
 Value padTensor(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> low,
                 ArrayRef<int64_t> high, double value) {
+  // The border filled, then x inserted: once bufferized, the op that
+  // computes x writes straight into the interior (empty-tensor
+  // elimination) instead of x being copied there.
   auto type = cast<RankedTensorType>(x.getType());
   SmallVector<int64_t> shape(type.getShape());
-  SmallVector<OpFoldResult> lo, hi;
+  SmallVector<OpFoldResult> offsets, sizes, strides;
   for (unsigned i = 0; i < shape.size(); ++i) {
+    offsets.push_back(b.getIndexAttr(low[i]));
+    sizes.push_back(b.getIndexAttr(shape[i]));
+    strides.push_back(b.getIndexAttr(1));
     shape[i] += low[i] + high[i];
-    lo.push_back(b.getIndexAttr(low[i]));
-    hi.push_back(b.getIndexAttr(high[i]));
   }
-  auto paddedType = RankedTensorType::get(shape, type.getElementType());
-  Value padValue = floatConst(b, loc, type.getElementType(), value);
-  return tensor::PadOp::create(b, loc, paddedType, x, lo, hi, padValue)
+  Value border = filled(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), value);
+  return tensor::InsertSliceOp::create(b, loc, x, border, offsets, sizes,
+                                       strides)
       .getResult();
 }
 
@@ -195,4 +204,31 @@ Value nnc::linalg_utils::channelWindowSum(OpBuilder &b, Location loc, Value x,
         return arith::AddFOp::create(b, l, a[2], a[0]);
       },
       /*init=*/0.0);
+}
+
+Value nnc::linalg_utils::powConst(OpBuilder &b, Location loc, Value base,
+                                  double exponent) {
+  Type type = base.getType();
+  double quarters = exponent * 4;
+  if (quarters != std::round(quarters) || std::abs(exponent) > 4)
+    return math::PowFOp::create(b, loc, base,
+                                floatConst(b, loc, type, exponent));
+  int64_t q = static_cast<int64_t>(std::abs(quarters));
+  Value result = floatConst(b, loc, type, 1.0);
+  auto times = [&](Value v) {
+    result = arith::MulFOp::create(b, loc, result, v);
+  };
+  for (int64_t i = 0; i < q / 4; ++i)
+    times(base);
+  if (q % 4) {
+    Value root = math::SqrtOp::create(b, loc, base); // base^1/2
+    if (q % 4 >= 2)
+      times(root);
+    if (q % 2)
+      times(math::SqrtOp::create(b, loc, root)); // base^1/4
+  }
+  if (exponent < 0)
+    result =
+        arith::DivFOp::create(b, loc, floatConst(b, loc, type, 1.0), result);
+  return result;
 }

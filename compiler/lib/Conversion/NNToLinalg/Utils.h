@@ -19,6 +19,12 @@ namespace nnc::linalg_utils {
 mlir::Value floatConst(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
                        double value);
 
+/// base^exponent for a constant exponent. Multiples of 1/4 up to 4 in
+/// magnitude (LRN's beta = 0.75 and its gradient's -1.75) are products of
+/// sqrt, which vectorise and round well; other exponents use math.powf.
+mlir::Value powConst(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
+                     double exponent);
+
 /// A tensor of `type` filled with `value`.
 mlir::Value filled(mlir::OpBuilder &b, mlir::Location loc,
                    mlir::RankedTensorType type, double value);
