@@ -145,21 +145,33 @@ std::vector<Candidate> candidates(const ConvProblem &p,
   return found;
 }
 
-/// The index of the fastest candidate on the data at `pointers`.
+/// The index of the fastest candidate on the data at `pointers`, or
+/// all.size() when none runs.
 size_t fastest(const std::vector<Candidate> &all,
                const std::vector<void *> &pointers, const Site &site) {
+  // The timing workspace is the largest any candidate needs; it comes from
+  // CUDA, not the pool, and goes back at once, so the pool never caches a
+  // block that only the search used.
   int64_t most = 0;
   for (const Candidate &c : all)
     most = std::max(most, c.workspace);
-  void *workspace =
-      most ? poolAllocate(static_cast<size_t>(most), site) : nullptr;
+  void *workspace = nullptr;
+  if (most &&
+      cudaMalloc(&workspace, static_cast<size_t>(most)) != cudaSuccess) {
+    cudaGetLastError();
+    workspace = nullptr, most = 0; // time the engines that need none
+  }
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "cudaEventCreate", site);
   check(cudaEventCreate(&stop), "cudaEventCreate", site);
   std::vector<int64_t> uids = {kConvX, kConvW, kConvY};
   float best = std::numeric_limits<float>::infinity();
-  size_t chosen = all.size();
+  size_t chosen = all.size(), untimed = all.size();
   for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i].workspace > most) {
+      untimed = std::min(untimed, i);
+      continue;
+    }
     // A first run loads the engine's kernels; it is not timed.
     if (execute(all[i].plan, uids, pointers, workspace, site) !=
         CUDNN_STATUS_SUCCESS)
@@ -176,8 +188,10 @@ size_t fastest(const std::vector<Candidate> &all,
   }
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
-  poolRelease(workspace, site);
-  return chosen;
+  if (workspace)
+    check(cudaFree(workspace), "cudaFree", site);
+  // When none ran, the best engine there was no memory to time.
+  return chosen < all.size() ? chosen : untimed;
 }
 } // namespace
 

@@ -35,8 +35,11 @@ struct Buffer {
 
   Buffer(size_t size, const Shape &shape, const Site &site) : bytes(size) {
     // Empty tensors still get a valid, distinct address.
+    // Everything runs on the compute stream, which does not wait for the
+    // legacy default stream: the zeroing is ordered there too.
     check(cudaMalloc(&data, bytes ? bytes : 256), "cudaMalloc", site);
-    check(cudaMemset(data, 0, bytes ? bytes : 256), "cudaMemset", site);
+    check(cudaMemsetAsync(data, 0, bytes ? bytes : 256, stream()),
+          "cudaMemsetAsync", site);
     size_t rank = shape.size();
     descriptor.assign(3 + 2 * rank, 0);
     descriptor[0] = descriptor[1] =
@@ -164,11 +167,12 @@ public:
       Tensor &host = s.parameter(i);
       params.push_back(
           std::make_unique<Buffer>(host.bytes(), host.shape(), site));
-      check(cudaMemcpy(params.back()->data, host.data(), host.bytes(),
-                       cudaMemcpyHostToDevice),
-            "cudaMemcpy", site);
+      check(cudaMemcpyAsync(params.back()->data, host.data(), host.bytes(),
+                            cudaMemcpyHostToDevice, stream()),
+            "cudaMemcpyAsync", site);
       index[model.parameters[i].name] = i;
     }
+    check(cudaStreamSynchronize(stream()), "cudaStreamSynchronize", site);
     return true;
   }
 

@@ -6,6 +6,12 @@
 // The code is loaded (cudaLibraryLoadData takes fatbin, cubin or PTX) when
 // the first kernel is asked for, and kernels are cached per name.
 //
+// A blob is registered once however often it is loaded (code that loads
+// and unloads its module around every launch gets the same module each
+// time), and loaded code stays until the process exits: mgpuModuleUnload
+// only drops a registration, so a captured CUDA graph never refers to
+// unloaded kernels and no static destructor calls into CUDA.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Runtime.h"
@@ -29,6 +35,7 @@ struct Module {
   Module(const void *data, size_t size) : data(data), size(size) {}
   const void *data;
   size_t size;
+  int64_t registrations = 0;
   cudaLibrary_t library = nullptr;
   std::map<std::string, Kernel> kernels;
 };
@@ -36,6 +43,21 @@ struct Module {
 std::mutex &lock() {
   static std::mutex *m = new std::mutex;
   return *m;
+}
+
+/// Every blob ever registered, by address; never freed.
+std::map<const void *, Module *> &modules() {
+  static auto *m = new std::map<const void *, Module *>;
+  return *m;
+}
+
+Module *registerBlob(const void *data, size_t size) {
+  std::lock_guard<std::mutex> guard(lock());
+  Module *&m = modules()[data];
+  if (!m)
+    m = new Module(data, size);
+  ++m->registrations;
+  return m;
 }
 
 void load(Module &m, const Site &site) {
@@ -56,17 +78,20 @@ void load(Module &m, const Site &site) {
 } // namespace
 
 extern "C" void *mgpuModuleLoad(void *data, size_t gpuBlobSize) {
-  return new Module(data, gpuBlobSize);
+  return registerBlob(data, gpuBlobSize);
+}
+
+// What MLIR emits for PTX objects (format "isa"): the PTX is NUL-terminated
+// and cudaLibraryLoadData JIT-compiles it at the driver's default level.
+extern "C" void *mgpuModuleLoadJIT(void *data, int /*optLevel*/) {
+  return registerBlob(data, 0);
 }
 
 extern "C" void mgpuModuleUnload(void *module) {
-  auto *m = static_cast<Module *>(module);
-  if (!m)
+  if (!module)
     return;
-  // At exit cudart may already be unloading: the result is of no use.
-  if (m->library && cudaLibraryUnload(m->library) != cudaSuccess)
-    cudaGetLastError();
-  delete m;
+  std::lock_guard<std::mutex> guard(lock());
+  --static_cast<Module *>(module)->registrations;
 }
 
 extern "C" void *mgpuModuleGetFunction(void *module, const char *name) {

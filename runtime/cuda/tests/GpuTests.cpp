@@ -55,17 +55,19 @@ public:
     for (size_t i = 0; i < v.size(); ++i)
       h[i] = toBf16(v[i]);
     const void *from = half ? static_cast<const void *>(h.data()) : v.data();
+    // On the compute stream: it does not wait for the legacy stream.
+    check(cudaMemcpyAsync(ptr, from, bytes(), cudaMemcpyHostToDevice, stream()),
+          "cudaMemcpyAsync", Site{"nnrt-cuda-tests"});
     sync();
-    check(cudaMemcpy(ptr, from, bytes(), cudaMemcpyHostToDevice), "cudaMemcpy",
-          Site{"nnrt-cuda-tests"});
   }
   std::vector<float> download() const {
     sync();
     std::vector<float> v(count);
     std::vector<uint16_t> h(count);
     void *to = half ? static_cast<void *>(h.data()) : v.data();
-    check(cudaMemcpy(to, ptr, bytes(), cudaMemcpyDeviceToHost), "cudaMemcpy",
-          Site{"nnrt-cuda-tests"});
+    check(cudaMemcpyAsync(to, ptr, bytes(), cudaMemcpyDeviceToHost, stream()),
+          "cudaMemcpyAsync", Site{"nnrt-cuda-tests"});
+    sync();
     if (half)
       for (size_t i = 0; i < count; ++i)
         v[i] = fromBf16(h[i]);
@@ -304,7 +306,12 @@ void testMgpu() {
   for (int i = 0; i < 256; ++i)
     filled &= host[i] == 42;
   check(filled, "a PTX kernel loads, launches and writes");
+  // Code that loads and unloads around every launch finds the same kernel.
   mgpuModuleUnload(module);
+  void *again = mgpuModuleLoad(const_cast<char *>(kFillPtx), sizeof kFillPtx);
+  check(mgpuModuleGetFunction(again, "nnrt_test_fill") == fill,
+        "a module loaded again keeps its kernels");
+  mgpuModuleUnload(again);
 
   mgpuMemFree(q, s);
   void *r = mgpuMemAlloc(4000, s, false);

@@ -185,12 +185,17 @@ void testMessages() {
 void testModules() {
   // What gpu.binary's constructors and destructors do before main and at
   // exit: nothing may touch CUDA, fail or print.
-  static const char blob[] = "not loaded";
+  static const char blob[] = "not loaded", other[] = "other";
   void *m = mgpuModuleLoad(const_cast<char *>(blob), sizeof blob);
   check(m != nullptr, "a module is registered without CUDA");
-  mgpuModuleUnload(m);
+  check(mgpuModuleLoad(const_cast<char *>(blob), sizeof blob) == m &&
+            mgpuModuleLoadJIT(const_cast<char *>(blob), 2) == m &&
+            mgpuModuleLoad(const_cast<char *>(other), sizeof other) != m,
+        "a blob registered again is the same module");
+  for (int i = 0; i < 3; ++i)
+    mgpuModuleUnload(m);
   mgpuModuleUnload(nullptr);
-  check(true, "an unloaded module never touched CUDA");
+  check(true, "unloading never touches CUDA");
 }
 } // namespace
 

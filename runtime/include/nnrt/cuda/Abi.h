@@ -57,9 +57,13 @@ void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream);
 void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream);
 
 /* Records a GPU binary (fatbin, cubin or PTX) without touching CUDA: called
- * from static constructors, before main. */
+ * from static constructors, before main. The same blob gives the same
+ * module however often it is registered. */
 void *mgpuModuleLoad(void *data, size_t gpuBlobSize);
-/* Called from static destructors: never fails or prints. */
+/* The same for NUL-terminated PTX (MLIR's "isa" objects). */
+void *mgpuModuleLoadJIT(void *data, int optLevel);
+/* Drops a registration; loaded code stays until exit. Never touches CUDA,
+ * fails or prints (it is called from static destructors). */
 void mgpuModuleUnload(void *module);
 /* Loads the module on first use, then returns the kernel `name`. */
 void *mgpuModuleGetFunction(void *module, const char *name);
