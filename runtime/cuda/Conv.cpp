@@ -111,13 +111,31 @@ void convolve(ConvKind kind, NnrtDesc4 *first, NnrtDesc4 *second,
                    p.describe());
   int64_t oh = outputSize(p.h, p.kh, strideH, dilationH, padH),
           ow = outputSize(p.w, p.kw, strideW, dilationW, padW);
-  if (y->sizes[0] != p.n || w->sizes[2] != p.c || y->sizes[3] != p.f ||
-      oh != p.oh || ow != p.ow)
-    fail(site, "the operands do not fit one convolution: " + p.describe() +
-                   (oh < 0 || ow < 0
-                        ? " (the filter is larger than the padded input)"
-                        : " (the output should be " + std::to_string(oh) + "x" +
-                              std::to_string(ow) + ")"));
+  std::string why;
+  if (y->sizes[0] != p.n)
+    why = "the batch sizes differ";
+  else if (w->sizes[2] != p.c)
+    why = "the filter's input channels differ from the activations'";
+  else if (y->sizes[3] != p.f)
+    why = "the filter's output channels differ from the activations'";
+  else if (oh < 0 || ow < 0)
+    why = "the filter is larger than the padded input";
+  else if (oh != p.oh || ow != p.ow)
+    why =
+        "the output should be " + std::to_string(oh) + "x" + std::to_string(ow);
+  if (!why.empty()) {
+    // The shapes as given, in the call's order.
+    const View *given[] = {&a, &b, &c};
+    std::string shapes;
+    for (int i = 0; i < 3; ++i)
+      shapes += std::string(operands[k][i]) + " " + given[i]->shape() + ", ";
+    fail(site, "the operands do not fit one convolution: " + shapes +
+                   "stride " + std::to_string(strideH) + "x" +
+                   std::to_string(strideW) + ", dilation " +
+                   std::to_string(dilationH) + "x" + std::to_string(dilationW) +
+                   ", padding " + std::to_string(padH) + "x" +
+                   std::to_string(padW) + " (" + why + ")");
+  }
   if (p.f > INT_MAX || p.c > INT_MAX || p.kh * p.kw * p.c * p.f > INT_MAX)
     fail(site, "the filter is too large for cuDNN: " + p.describe());
   if (!a.count() || !b.count() || !c.count()) {

@@ -36,6 +36,9 @@ std::vector<float> roundedToBf16(const std::vector<float> &v);
 
 void runHostTests();
 void runGpuTests();
+/// Makes the bad call `name` (FailureCases.cpp), which should exit 1; false
+/// when it returns.
+bool runFailureCase(const char *name);
 
 } // namespace nnrt::cuda::test
 

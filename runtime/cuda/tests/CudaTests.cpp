@@ -3,6 +3,7 @@
 // Part of nnc's runtime. `nnrt-cuda-tests --host` runs the checks that need
 // no GPU (descriptors, the pool's bookkeeping, messages); without it the
 // library calls are checked against CPU references on the GPU as well.
+// `--fail=CASE` makes one call the runtime must refuse (FailureCases.cpp).
 // Prints one line per failed check and "N passed, N failed"; exits non-zero
 // on any failure.
 //
@@ -89,6 +90,8 @@ std::vector<float> roundedToBf16(const std::vector<float> &v) {
 
 int main(int argc, char **argv) {
   using namespace nnrt::cuda::test;
+  if (argc > 1 && std::strncmp(argv[1], "--fail=", 7) == 0)
+    return runFailureCase(argv[1] + 7) ? 0 : 2;
   bool hostOnly = argc > 1 && std::strcmp(argv[1], "--host") == 0;
   runHostTests();
   if (!hostOnly)
