@@ -19,11 +19,44 @@
 using namespace nnrt::cuda;
 
 namespace {
-/// Legacy 4-D descriptors of the filter in both layouts, for
-/// cudnnTransformTensor (a strided copy: any strides, same dims).
+/// to = from^T for a row-major [rows, cols] matrix, through cuBLASLt's
+/// matrix transform: the row-major matrix is the column-major [cols, rows]
+/// one, whose transpose, column-major [rows, cols], is the row-major
+/// [cols, rows] result.
+void transposeMatrix(const void *from, void *to, int64_t rows, int64_t cols,
+                     cudaDataType_t type, const Site &site) {
+  cublasLtMatrixTransformDesc_t desc = nullptr;
+  cublasLtMatrixLayout_t a = nullptr, c = nullptr;
+  check(cublasLtMatrixTransformDescCreate(&desc, CUDA_R_32F),
+        "cublasLtMatrixTransformDescCreate", site);
+  cublasOperation_t transpose = CUBLAS_OP_T;
+  check(cublasLtMatrixTransformDescSetAttribute(
+            desc, CUBLASLT_MATRIX_TRANSFORM_DESC_TRANSA, &transpose,
+            sizeof transpose),
+        "cublasLtMatrixTransformDescSetAttribute", site);
+  check(cublasLtMatrixLayoutCreate(&a, type, cols, rows, cols),
+        "cublasLtMatrixLayoutCreate", site);
+  check(cublasLtMatrixLayoutCreate(&c, type, rows, cols, rows),
+        "cublasLtMatrixLayoutCreate", site);
+  float one = 1, zero = 0;
+  check(cublasLtMatrixTransform(cublasLt(), desc, &one, from, a, &zero, nullptr,
+                                nullptr, to, c, stream()),
+        "cublasLtMatrixTransform", site);
+  cublasLtMatrixLayoutDestroy(a);
+  cublasLtMatrixLayoutDestroy(c);
+  cublasLtMatrixTransformDescDestroy(desc);
+}
+
+/// The filter in TensorFlow's HWIO layout and cuDNN's KRSC. HWIO is the
+/// row-major matrix [KH*KW*C, F] and KRSC its transpose [F, KH*KW*C].
+/// cudnnTransformTensor (a strided copy between 4-D descriptors of the
+/// same dims) moves it; where it refuses the data type, cuBLASLt's matrix
+/// transform does.
 class FilterLayouts {
 public:
-  FilterLayouts(const ConvProblem &p, cudnnDataType_t type, const Site &site) {
+  FilterLayouts(const ConvProblem &p, cudnnDataType_t type, const Site &site)
+      : rows(p.kh * p.kw * p.c), cols(p.f),
+        matrixType(type == CUDNN_DATA_BFLOAT16 ? CUDA_R_16BF : CUDA_R_32F) {
     int f = static_cast<int>(p.f), c = static_cast<int>(p.c),
         kh = static_cast<int>(p.kh), kw = static_cast<int>(p.kw);
     check(cudnnCreateTensorDescriptor(&hwio), "cudnnCreateTensorDescriptor",
@@ -46,22 +79,30 @@ public:
   FilterLayouts &operator=(const FilterLayouts &) = delete;
 
   void toKrsc(const void *from, void *to, const Site &site) const {
-    transform(hwio, from, krsc, to, site);
+    if (!transform(hwio, from, krsc, to, site))
+      transposeMatrix(from, to, rows, cols, matrixType, site);
   }
   void toHwio(const void *from, void *to, const Site &site) const {
-    transform(krsc, from, hwio, to, site);
+    if (!transform(krsc, from, hwio, to, site))
+      transposeMatrix(from, to, cols, rows, matrixType, site);
   }
 
 private:
-  static void transform(cudnnTensorDescriptor_t fromDesc, const void *from,
+  /// False when cuDNN does not support the copy (its data type).
+  static bool transform(cudnnTensorDescriptor_t fromDesc, const void *from,
                         cudnnTensorDescriptor_t toDesc, void *to,
                         const Site &site) {
     float one = 1, zero = 0; // float scalars for f32 and bf16 data
-    check(
-        cudnnTransformTensor(cudnn(), &one, fromDesc, from, &zero, toDesc, to),
-        "cudnnTransformTensor", site);
+    cudnnStatus_t status =
+        cudnnTransformTensor(cudnn(), &one, fromDesc, from, &zero, toDesc, to);
+    if (status == CUDNN_STATUS_NOT_SUPPORTED)
+      return false;
+    check(status, "cudnnTransformTensor", site);
+    return true;
   }
   cudnnTensorDescriptor_t hwio = nullptr, krsc = nullptr;
+  int64_t rows, cols;
+  cudaDataType_t matrixType;
 };
 
 /// TensorFlow's output size; -1 when the window does not fit.
