@@ -42,9 +42,10 @@ void transposeMatrix(const void *from, void *to, int64_t rows, int64_t cols,
   check(cublasLtMatrixTransform(cublasLt(), desc, &one, from, a, &zero, nullptr,
                                 nullptr, to, c, stream()),
         "cublasLtMatrixTransform", site);
-  cublasLtMatrixLayoutDestroy(a);
-  cublasLtMatrixLayoutDestroy(c);
-  cublasLtMatrixTransformDescDestroy(desc);
+  check(cublasLtMatrixLayoutDestroy(a), "cublasLtMatrixLayoutDestroy", site);
+  check(cublasLtMatrixLayoutDestroy(c), "cublasLtMatrixLayoutDestroy", site);
+  check(cublasLtMatrixTransformDescDestroy(desc),
+        "cublasLtMatrixTransformDescDestroy", site);
 }
 
 /// The filter in TensorFlow's HWIO layout and cuDNN's KRSC. HWIO is the

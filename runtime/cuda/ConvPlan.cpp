@@ -186,8 +186,8 @@ size_t fastest(const std::vector<Candidate> &all,
     if (ms < best)
       best = ms, chosen = i;
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
+  check(cudaEventDestroy(start), "cudaEventDestroy", site);
+  check(cudaEventDestroy(stop), "cudaEventDestroy", site);
   if (workspace)
     check(cudaFree(workspace), "cudaFree", site);
   // When none ran, the best engine there was no memory to time.

@@ -119,7 +119,8 @@ std::unique_ptr<MatmulPlan> buildPlan(const Problem &p, const Site &site) {
   cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(
       cublasLt(), plan->op, plan->a, plan->b, plan->c, plan->c, preference, 1,
       &result, &found);
-  cublasLtMatmulPreferenceDestroy(preference);
+  check(cublasLtMatmulPreferenceDestroy(preference),
+        "cublasLtMatmulPreferenceDestroy", site);
   if (status != CUBLAS_STATUS_SUCCESS && status != CUBLAS_STATUS_NOT_SUPPORTED)
     check(status, "cublasLtMatmulAlgoGetHeuristic", site);
   if (status != CUBLAS_STATUS_SUCCESS || found < 1 ||
