@@ -49,8 +49,41 @@ for cxx in ("clang++-22", "clang++"):
         config.substitutions.append(("%clangxx", shutil.which(cxx)))
         break
 
+# The CUDA target: `cuda` when it was built (its runtime's host checks and
+# the bench program's no-GPU path run everywhere), `cuda-gpu` when a device
+# is really usable here (nnrt-cuda-probe finds one; NNC_CUDA_GPU=0 hides it).
 if config.nnc_have_cuda:
     config.available_features.add("cuda")
+    lib = os.path.join(config.nnc_obj_root, "lib")
+    llvm_config.add_tool_substitutions(["nnrt-cuda-tests"], [config.nnc_tools_dir])
+    config.substitutions.append(("%nnrt_cuda_link", " ".join([
+        "-Wl,--undefined=nnrt_cuda_device",
+        os.path.join(lib, "libnnrt_main.a"),
+        os.path.join(lib, "libnnrt_cuda.a"),
+        os.path.join(lib, "libnnrt.a"),
+        config.nnrt_cuda_ldflags, "-lm"])))
+    config.substitutions.append(("%nnrt_cpu_link", " ".join([
+        os.path.join(lib, "libnnrt_main.a"), os.path.join(lib, "libnnrt.a"),
+        "-lm"])))
+    probe = os.path.join(config.nnc_tools_dir, "nnrt-cuda-probe")
+    found = None
+    if os.environ.get("NNC_CUDA_GPU") == "0":
+        found = "NNC_CUDA_GPU=0"
+    elif not os.path.exists(probe):
+        found = "nnrt-cuda-probe is not built"
+    else:
+        try:
+            run = subprocess.run([probe], capture_output=True, text=True,
+                                 timeout=60)
+            if run.returncode == 0:
+                config.available_features.add("cuda-gpu")
+            else:
+                found = run.stdout.strip() or "the probe failed"
+        except (OSError, subprocess.TimeoutExpired) as e:
+            found = str(e)
+    if found:
+        lit_config.note("no usable CUDA device (%s): GPU tests are "
+                        "unsupported" % found)
 
 # The MNIST test set, for the real-learning check: NNC_MNIST_DIR, or the
 # shared data directory beside the source tree.

@@ -13,6 +13,7 @@
 #include "Report.h"
 #include "Train.h"
 
+#include "nnrt/Device.h"
 #include "nnrt/Session.h"
 
 #include <cerrno>
@@ -27,7 +28,9 @@
 
 using namespace nnrt;
 
-extern "C" void omp_set_num_threads(int);
+// Weak: a CUDA build's bench need not link OpenMP, a CPU build's not CUDA.
+extern "C" __attribute__((weak)) void omp_set_num_threads(int);
+extern "C" __attribute__((weak)) nnrt::Device *nnrt_cuda_device();
 
 namespace {
 const char *program = "bench";
@@ -100,6 +103,17 @@ int main(int argc, char **argv) {
   if (!session.open(modelDescription(), error))
     return fail("the linked model's description: " + error);
   ModelInfo model = session.info();
+  // A device build opens its device before anything else touches it.
+  Device *device = nullptr;
+  if (model.target() == "cuda") {
+    device = nnrt_cuda_device ? nnrt_cuda_device() : nullptr;
+    if (!device)
+      return fail("model '" + model.name +
+                  "' was compiled for CUDA, but this program was linked "
+                  "without nnrt's CUDA runtime (libnnrt_cuda.a)");
+    if (!device->open(error))
+      return fail(error);
+  }
   Call call;
   std::string entry = entryFor(options.mode);
   if (!session.bind(entry, findEntryPoint(entry), call, error))
@@ -114,7 +128,11 @@ int main(int argc, char **argv) {
   int threads = options.threads
                     ? options.threads
                     : static_cast<int>(std::thread::hardware_concurrency());
-  omp_set_num_threads(threads > 0 ? threads : 1);
+  if (device && options.threads)
+    std::fprintf(stderr, "%s: note: --threads is ignored on the GPU\n",
+                 program);
+  if (!device && omp_set_num_threads)
+    omp_set_num_threads(threads > 0 ? threads : 1);
 
   if (options.load.empty()) {
     session.initParameters(options.seed);
@@ -136,6 +154,15 @@ int main(int argc, char **argv) {
     return fail("--epochs needs a real data set (--data=cifar10:DIR or "
                 "mnist:DIR); use --steps on synthetic data",
                 2);
+  // On a device the parameters stay there; the host copies are refreshed
+  // before they are written out.
+  if (device && (!device->attach(session, error) ||
+                 !device->bind(call, data.real(), error)))
+    return fail(error);
+  auto parametersToHost = [&] {
+    if (device)
+      device->downloadParameters();
+  };
 
   std::vector<double> seconds;
   Json training = Json::makeObject();
@@ -143,8 +170,13 @@ int main(int argc, char **argv) {
     Call eval;
     bool hasEval = session.info().entryPoint("eval") &&
                    session.bind("eval", findEntryPoint("eval"), eval, error);
+    if (hasEval && device && !device->bind(eval, true, error))
+      return fail(error);
     auto checkpoint = [&] {
-      if (options.save.empty() || session.saveParameters(options.save, error))
+      if (options.save.empty())
+        return true;
+      parametersToHost();
+      if (session.saveParameters(options.save, error))
         return true;
       fail(error);
       return false;
@@ -198,6 +230,9 @@ int main(int argc, char **argv) {
               s.mean, s.stddev);
 
   if (!options.dump.empty()) {
+    parametersToHost();
+    if (device)
+      device->downloadOutputs(call);
     NamedTensors all = session.parameters();
     for (const char *role : {"input", "labels", "output"})
       for (auto &named : call.buffers(role))
@@ -205,10 +240,15 @@ int main(int argc, char **argv) {
     if (!writeNpz(options.dump, all, error))
       return fail(error);
   }
-  if (!options.save.empty() && !session.saveParameters(options.save, error))
-    return fail(error);
+  if (!options.save.empty()) {
+    parametersToHost();
+    if (!session.saveParameters(options.save, error))
+      return fail(error);
+  }
   if (!options.json.empty()) {
     Json record = runRecord(model, options, threads, seconds);
+    if (device)
+      record["device"] = device->describe();
     for (auto &[key, value] : training.object)
       record[key] = value;
     if (!writeText(options.json, formatJson(record), error))

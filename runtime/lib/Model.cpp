@@ -29,6 +29,16 @@ const EntryPoint *ModelInfo::entryPoint(const std::string &name) const {
   return nullptr;
 }
 
+std::string ModelInfo::target() const {
+  auto it = build.find("target");
+  return it == build.end() ? "cpu" : it->second;
+}
+
+std::string ModelInfo::precision() const {
+  auto it = build.find("precision");
+  return it == build.end() ? "fp32" : it->second;
+}
+
 namespace {
 /// Reads typed members, remembering the first problem.
 struct Fields {
@@ -163,6 +173,12 @@ bool nnrt::readModelInfo(const std::string &text, ModelInfo &out,
         out.build[key] = value.string;
   if (const Json *o = root.get("optimizer"))
     out.optimizer = *o;
+  std::string target = out.target(), precision = out.precision();
+  if (f.error.empty() && target != "cpu" && target != "cuda")
+    f.error = "build target '" + target + "' is neither cpu nor cuda";
+  if (f.error.empty() && precision != "fp32" && precision != "tf32" &&
+      precision != "bf16")
+    f.error = "build precision '" + precision + "' is not fp32, tf32 or bf16";
   if (!f.error.empty()) {
     error = "malformed model description: " + f.error;
     return false;

@@ -107,6 +107,32 @@ void testModelInfo() {
       "missing fields are named: " + error);
 }
 
+void testBuildTarget() {
+  ModelInfo m;
+  std::string error;
+  check(readModelInfo(kDescription, m, error) && m.target() == "cpu" &&
+            m.precision() == "fp32",
+        "a description without build.target is for the CPU, in fp32");
+  std::string cuda = kDescription;
+  cuda.insert(cuda.rfind('}'), R"(,"build":{"compiler":"nnc 0.1.0",
+    "target":"cuda","precision":"bf16","gpu_arch":"sm_90"})");
+  check(readModelInfo(cuda, m, error) && m.target() == "cuda" &&
+            m.precision() == "bf16" && m.build.at("gpu_arch") == "sm_90",
+        "build.target, precision and gpu_arch read back: " + error);
+  std::string tpu = cuda;
+  tpu.replace(tpu.find("\"cuda\""), 6, "\"tpu\"");
+  check(!readModelInfo(tpu, m, error) &&
+            error == "malformed model description: build target 'tpu' is "
+                     "neither cpu nor cuda",
+        "an unknown target is refused: " + error);
+  std::string fp8 = cuda;
+  fp8.replace(fp8.find("\"bf16\""), 6, "\"fp8\"");
+  check(!readModelInfo(fp8, m, error) &&
+            error == "malformed model description: build precision 'fp8' "
+                     "is not fp32, tf32 or bf16",
+        "an unknown precision is refused: " + error);
+}
+
 /// Mean and standard deviation of a sample.
 std::pair<double, double> moments(const std::vector<float> &v) {
   double sum = 0, sq = 0;
@@ -296,6 +322,7 @@ void testPreprocessing() {
 int main() {
   testJson();
   testModelInfo();
+  testBuildTarget();
   testInit();
   testMemrefCopy();
   testTensor();

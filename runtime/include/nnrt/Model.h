@@ -68,10 +68,16 @@ struct ModelInfo {
   Json optimizer;                           // Null when the model has none
 
   const EntryPoint *entryPoint(const std::string &name) const;
+  /// `build.target`: "cpu" (the default) or "cuda".
+  std::string target() const;
+  /// `build.precision` of a device build: "fp32" (the default), "tf32" or
+  /// "bf16".
+  std::string precision() const;
 };
 
-/// Reads a description. Returns false with a message on malformed input or
-/// an interface version this runtime does not read.
+/// Reads a description. Returns false with a message on malformed input, an
+/// interface version this runtime does not read, or a build target or
+/// precision it does not know.
 bool readModelInfo(const std::string &json, ModelInfo &out, std::string &error);
 
 } // namespace nnrt

@@ -14,6 +14,7 @@
 #include "nnrt/Tensor.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,12 +35,26 @@ public:
   /// Every non-parameter argument with its name, for saving.
   NamedTensors buffers(const std::string &role) const;
 
-  void run() { fn(descriptors.data()); }
+  /// The arguments in order (entry().args[i] describes at(i)).
+  size_t size() const { return args.size(); }
+  Tensor &at(size_t i) { return *args[i]; }
+  PackedFn function() const { return fn; }
+
+  /// Runs the entry point on the host buffers, or through the runner a
+  /// device installed (nnrt/Device.h).
+  void run() {
+    if (runner)
+      runner();
+    else
+      fn(descriptors.data());
+  }
+  void setRunner(std::function<void()> r) { runner = std::move(r); }
 
 private:
   friend class Session;
   const EntryPoint *ep = nullptr;
   PackedFn fn = nullptr;
+  std::function<void()> runner;
   std::vector<Tensor *> args; // in order; parameters point into the session
   std::vector<Tensor> owned;
   std::vector<void *> descriptors;
@@ -60,6 +75,8 @@ public:
                       std::vector<std::string> &ignored);
   bool saveParameters(const std::string &path, std::string &error) const;
   NamedTensors parameters() const;
+  /// The i-th parameter's host buffer, in declaration order.
+  Tensor &parameter(size_t i) { return params[i]; }
 
   /// Binds entry point `name` (implemented by `fn`).
   bool bind(const std::string &name, PackedFn fn, Call &call,

@@ -1,0 +1,56 @@
+//===- Device.h - an accelerator that runs a compiled model -----*- C++ -*-===//
+//
+// Part of nnc's runtime (libnnrt). A model compiled for a device
+// (`build.target` "cuda") runs its entry points there: the parameters live
+// in device memory across steps, every entry-point argument has a device
+// buffer, and the host tensors of a Session and its Calls are mirrors that
+// the device fills on request. The CUDA runtime (libnnrt_cuda.a,
+// docs/cuda-runtime.md) provides one; libnnrt itself never touches a device.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNRT_DEVICE_H
+#define NNRT_DEVICE_H
+
+#include "nnrt/Json.h"
+#include "nnrt/Session.h"
+
+#include <string>
+
+namespace nnrt {
+
+class Device {
+public:
+  virtual ~Device() = default;
+
+  /// Initialises the device. False with the reason when none is usable; no
+  /// other member may be called then.
+  virtual bool open(std::string &error) = 0;
+
+  /// Uploads the session's parameters (initialised or loaded on the host);
+  /// from then on the device copy is the one that training updates.
+  virtual bool attach(Session &session, std::string &error) = 0;
+
+  /// Gives every argument of `call` a device buffer and makes `call.run()`
+  /// execute the entry point on the device: inputs and labels are uploaded
+  /// on the first run, and on every run when `inputsChangeEveryStep`; the
+  /// outputs a step reports (`loss`, `correct`) come back after each run.
+  virtual bool bind(Call &call, bool inputsChangeEveryStep,
+                    std::string &error) = 0;
+
+  /// Copies the device's parameters into the session (before saving).
+  virtual void downloadParameters() = 0;
+  /// Copies every output of `call` into its host buffers (before dumping).
+  virtual void downloadOutputs(Call &call) = 0;
+
+  /// The device for the run's JSON record.
+  virtual Json describe() = 0;
+};
+
+} // namespace nnrt
+
+// libnnrt_cuda.a defines `extern "C" nnrt::Device *nnrt_cuda_device()`, the
+// CUDA device. The bench program declares it weak, so that CPU builds link
+// without CUDA and a CUDA build finds it.
+
+#endif // NNRT_DEVICE_H
