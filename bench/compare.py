@@ -19,10 +19,12 @@ import subprocess
 import sys
 
 import numpy as np
-import torch
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import peers  # noqa: E402
+# OpenMP programs (nnc's and PyTorch) run one thread per core, pinned:
+# unpinned, two busy threads can share a core for a whole run. NumPy's BLAS
+# keeps its own threading.
+PINNED = dict(os.environ, OMP_PROC_BIND="spread", OMP_PLACES="cores")
+PEERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers.py")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -53,6 +55,23 @@ def cpu_info():
     return name, mhz, 2 * 2 * lanes
 
 
+def run_peer(args, pinned, *workload):
+    """Seconds per step and FLOPs of a peers.py workload, in its own
+    process."""
+    out = subprocess.run(
+        [sys.executable, PEERS] + [str(w) for w in workload + (args.threads,)],
+        check=True, stdout=subprocess.PIPE, env=PINNED if pinned else None)
+    result = json.loads(out.stdout)
+    return result["seconds"], result["flops"]
+
+
+def torch_version():
+    out = subprocess.run([sys.executable, "-c",
+                          "import torch; print(torch.__version__)"],
+                         check=True, stdout=subprocess.PIPE, text=True)
+    return out.stdout.strip()
+
+
 def run_nnc(args, model, mode, batch, steps, sets=()):
     tag = "%s-%s-%d%s" % (model, mode, batch, "".join("-" + s for s in sets))
     exe = os.path.join(args.out, "bin", tag)
@@ -66,7 +85,7 @@ def run_nnc(args, model, mode, batch, steps, sets=()):
     record = os.path.join(args.out, "runs", tag + ".json")
     subprocess.run([exe, "--mode=" + mode, "--steps=%d" % steps, "--warmup=1",
                     "--threads=%d" % args.threads, "--json=" + record],
-                   check=True, stdout=subprocess.DEVNULL)
+                   check=True, stdout=subprocess.DEVNULL, env=PINNED)
     with open(record) as f:
         return json.load(f)["seconds_per_step"]
 
@@ -153,13 +172,12 @@ def main():
     args = parser.parse_args()
     for sub in ("bin", "runs"):
         os.makedirs(os.path.join(args.out, sub), exist_ok=True)
-    torch.set_num_threads(args.threads)
     name, mhz, per_cycle = cpu_info()
     peak = args.threads * per_cycle * mhz * 1e6
     results = {"machine": {
         "cpu": name, "mhz": mhz, "flop_per_cycle": per_cycle,
         "threads": args.threads, "peak_gflops": peak / 1e9,
-        "torch": torch.__version__, "numpy": np.__version__,
+        "torch": torch_version(), "numpy": np.__version__,
         "python": platform.python_version(),
         "date": datetime.datetime.now().isoformat(timespec="seconds")},
         "rows": []}
@@ -168,7 +186,7 @@ def main():
     for n in sizes:
         steps = max(2, min(50, int(2e10 / (2 * n ** 3))))
         nnc = run_nnc(args, "matmul", "forward", 0, steps, ["n=%d" % n])
-        peer = peers.matmul_workload(n, steps, 1, "numpy")
+        peer, _ = run_peer(args, False, "matmul", n, steps, "numpy")
         results["rows"].append(row("matmul %d" % n, 2 * n ** 3, nnc, peer,
                                    "NumPy BLAS", peak))
         print(markdown(results).splitlines()[-3], flush=True)
@@ -177,7 +195,8 @@ def main():
         if args.quick and model != "cifar_mlp":
             continue
         nnc = run_nnc(args, model, mode, batch, nnc_steps)
-        peer, fwd = peers.model_workload(model, mode, batch, peer_steps, 1)
+        peer, fwd = run_peer(args, True, "model", model, mode, batch,
+                             peer_steps)
         flops = fwd if mode == "forward" else 3 * fwd
         results["rows"].append(row("%s %s b%d" % (model, mode, batch), flops,
                                    nnc, peer, "PyTorch", peak))

@@ -5,6 +5,8 @@ Each model mirrors its .nn file: TensorFlow's asymmetric SAME padding, LRN
 with TensorFlow's alpha, the same losses and optimizer, so both sides do the
 same arithmetic."""
 
+import json
+import sys
 import time
 
 import numpy as np
@@ -178,3 +180,23 @@ def matmul_workload(n, steps, warmup, library):
         ta, tb = torch.from_numpy(a), torch.from_numpy(b)
         return timed(lambda: torch.mm(ta, tb), steps, warmup)
     return timed(lambda: a @ b, steps, warmup)
+
+
+def main(argv):
+    """python3 peers.py model NAME MODE BATCH STEPS THREADS
+       python3 peers.py matmul N STEPS LIBRARY THREADS
+    prints {"seconds": [...], "flops": F} (compare.py runs each peer in a
+    process of its own, with the OpenMP settings that peer should have)."""
+    kind, args = argv[1], argv[2:]
+    torch.set_num_threads(int(args[-1]))
+    if kind == "model":
+        name, mode, batch, steps = args[0], args[1], int(args[2]), int(args[3])
+        seconds, flops = model_workload(name, mode, batch, steps, 1)
+    else:
+        n, steps, library = int(args[0]), int(args[1]), args[2]
+        seconds, flops = matmul_workload(n, steps, 1, library), 2 * n ** 3
+    json.dump({"seconds": seconds, "flops": flops}, sys.stdout)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

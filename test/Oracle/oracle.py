@@ -24,7 +24,7 @@ import torch.nn.functional as F
 LOWERING = [
     "--one-shot-bufferize=bufferize-function-boundaries",
     "--convert-linalg-to-loops", "--lower-affine", "--convert-scf-to-cf",
-    "--expand-strided-metadata", "--finalize-memref-to-llvm",
+    "--expand-strided-metadata", "--lower-affine", "--finalize-memref-to-llvm",
     "--convert-math-to-llvm", "--convert-math-to-libm",
     "--convert-arith-to-llvm", "--convert-cf-to-llvm",
     "--convert-func-to-llvm", "--reconcile-unrealized-casts",

@@ -103,6 +103,11 @@ void nnc::buildCPULLVMPipeline(mlir::OpPassManager &pm,
   contractions.l2Bytes = tuning.l2Bytes;
   pm.addNestedPass<mlir::func::FuncOp>(createNNCPUContractions(contractions));
   pm.addNestedPass<mlir::func::FuncOp>(createNNCopiesToLinalg());
+  // Everything else: threads over the outer loops, vectors along the
+  // innermost dimension.
+  NNCPUVectorizeOptions vectorize;
+  vectorize.vectorBits = tuning.vectorBits;
+  pm.addNestedPass<mlir::func::FuncOp>(createNNCPUVectorize(vectorize));
   if (failed(mlir::parsePassPipeline("scf-forall-to-parallel", pm)))
     llvm::report_fatal_error("nnc: invalid built-in CPU lowering pipeline");
   // Other loops: parallel over the outer parallel dimensions, the output's

@@ -29,12 +29,17 @@ func.func @conv_valid_explicit(%x: tensor<2x8x8x4xf32>, %w: tensor<3x3x4x8xf32>)
 
 // -----
 
-// Max pooling pads with -inf and starts from -inf.
+// Max pooling pads with -inf, then takes the maximum of the window's nine
+// strided views (offsets (kh, kw), stride 2): one elementwise op,
+// contiguous along the channels.
 // CHECK-LABEL: func.func @max_pool_same
 // CHECK: %[[NEG:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: linalg.fill ins(%[[NEG]] : f32) outs(%{{.*}} : tensor<1x25x25x8xf32>)
-// CHECK: tensor.insert_slice %arg0 into %{{.*}}[0, 0, 0, 0] [1, 24, 24, 8] [1, 1, 1, 1]
-// CHECK: linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+// CHECK: %[[P:.*]] = tensor.insert_slice %arg0 into %{{.*}}[0, 0, 0, 0] [1, 24, 24, 8] [1, 1, 1, 1]
+// CHECK: tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 12, 12, 8] [1, 2, 2, 1]
+// CHECK: tensor.extract_slice %[[P]][0, 2, 2, 0] [1, 12, 12, 8] [1, 2, 2, 1]
+// CHECK: linalg.generic {indexing_maps = [#map, #map, #map, #map, #map, #map, #map, #map, #map, #map], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+// CHECK-COUNT-8: arith.maximumf
 func.func @max_pool_same(%x: tensor<1x24x24x8xf32>) -> tensor<1x12x12x8xf32> {
   %0 = nn.max_pool2d %x {padding = #nn.padding<SAME>, strides = array<i64: 2, 2>, window = array<i64: 3, 3>} : (tensor<1x24x24x8xf32>) -> tensor<1x12x12x8xf32>
   return %0 : tensor<1x12x12x8xf32>
@@ -44,7 +49,8 @@ func.func @max_pool_same(%x: tensor<1x24x24x8xf32>) -> tensor<1x12x12x8xf32> {
 
 // Average pooling divides by the real (unpadded) elements of each window.
 // CHECK-LABEL: func.func @avg_pool_same
-// CHECK: linalg.pooling_nhwc_sum
+// CHECK: linalg.generic
+// CHECK-COUNT-8: arith.addf
 // CHECK: linalg.generic
 // CHECK: linalg.index 1
 // CHECK: linalg.index 2
@@ -59,14 +65,15 @@ func.func @avg_pool_same(%x: tensor<1x5x5x2xf32>) -> tensor<1x3x3x2xf32> {
 
 // -----
 
-// LRN: squares, zero-padded by depth_radius channels, summed over a window
-// of 2r+1 channels, then x * (bias + alpha * sum)^-beta; beta = 0.75 is
-// 1 / (sqrt(n) * sqrt(sqrt(n))), no call to pow.
+// LRN: squares, zero-padded by depth_radius channels, summed over 2r+1
+// channel-shifted views (elementwise), then x * (bias + alpha * sum)^-beta;
+// beta = 0.75 is 1 / (sqrt(n) * sqrt(sqrt(n))), no call to pow.
 // CHECK-LABEL: func.func @lrn
 // CHECK: arith.mulf
 // CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 0, 2] [1, 2, 2, 8] [1, 1, 1, 1] : tensor<1x2x2x8xf32> into tensor<1x2x2x12xf32>
-// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
-// CHECK-SAME: ins(%{{.*}}, %{{.*}} : tensor<1x2x2x12xf32>, tensor<5xf32>)
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 0, 4] [1, 2, 2, 8] [1, 1, 1, 1] : tensor<1x2x2x12xf32> to tensor<1x2x2x8xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK-COUNT-4: arith.addf
 // CHECK: %[[ALPHA:.*]] = arith.constant 9.99999974E-5 : f32
 // CHECK: %[[BIAS:.*]] = arith.constant 2.000000e+00 : f32
 // CHECK: %[[ROOT:.*]] = math.sqrt %[[N:.*]] : f32

@@ -121,6 +121,27 @@ def NNCopiesToLinalg : Pass<"nn-copies-to-linalg", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def NNCPUVectorize : Pass<"nn-cpu-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "Tile and vectorise the linalg ops left after contractions";
+  let description = [{
+    Runs on buffers, after nn-cpu-contractions. Every static linalg op whose
+    maps are projected permutations and whose output's innermost dimension
+    is a parallel loop becomes: `scf.forall` over its other parallel loops
+    (the threads' work), a loop over vectors of that innermost dimension
+    (`vector-bits` wide, the last one masked when it does not divide), loops
+    over its reductions, and the op vectorised on one vector's worth of
+    elements. Accumulators of reductions are then hoisted out of their loops
+    and stay in registers. Ops that do not qualify keep their linalg form
+    (and become scalar loops).
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", "256",
+           "Width of the target's vector registers">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def NNCPUContractions : Pass<"nn-cpu-contractions", "::mlir::func::FuncOp"> {
   let summary = "Register-blocked, cache-blocked CPU code for contractions";
   let description = [{

@@ -43,24 +43,6 @@ struct Conv2DLowering : OpRewritePattern<nn::Conv2DOp> {
   }
 };
 
-/// Pads `op`'s input with `padValue`, then runs the named NHWC pooling op
-/// `PoolOp` from an accumulator filled with `init`.
-template <typename PoolOp, typename SourceOp>
-Value namedPool(OpBuilder &b, SourceOp op, ArrayRef<int64_t> pads,
-                double padValue, double init) {
-  Location loc = op.getLoc();
-  auto resultType = cast<RankedTensorType>(op.getType());
-  const int64_t ones[2] = {1, 1};
-  Value padded = padNHWC(b, loc, op.getInput(), pads, padValue);
-  Value acc = filled(b, loc, resultType, init);
-  Value window = tensor::EmptyOp::create(b, loc, op.getWindow(),
-                                         resultType.getElementType());
-  return PoolOp::create(b, loc, TypeRange{resultType},
-                        ValueRange{padded, window}, ValueRange{acc},
-                        pairAttr(b, op.getStrides()), pairAttr(b, ones))
-      .getResult(0);
-}
-
 template <typename SourceOp> SmallVector<int64_t, 4> poolPads(SourceOp op) {
   const int64_t ones[2] = {1, 1};
   return explicitPads(cast<RankedTensorType>(op.getInput().getType()),
@@ -72,9 +54,17 @@ struct MaxPoolLowering : OpRewritePattern<nn::MaxPool2DOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(nn::MaxPool2DOp op,
                                 PatternRewriter &rewriter) const override {
+    // The maximum of the window's strided views of the input, padded with
+    // -inf: elementwise, contiguous along the channels.
     double lowest = -std::numeric_limits<double>::infinity();
-    rewriter.replaceOp(op, namedPool<linalg::PoolingNhwcMaxOp>(
-                               rewriter, op, poolPads(op), lowest, lowest));
+    Value padded =
+        padNHWC(rewriter, op.getLoc(), op.getInput(), poolPads(op), lowest);
+    rewriter.replaceOp(
+        op, foldWindow(rewriter, op.getLoc(), padded, op.getWindow(),
+                       op.getStrides(), cast<RankedTensorType>(op.getType()),
+                       [](OpBuilder &b, Location l, Value acc, Value v) {
+                         return arith::MaximumFOp::create(b, l, acc, v);
+                       }));
     return success();
   }
 };
@@ -87,8 +77,12 @@ struct AvgPoolLowering : OpRewritePattern<nn::AvgPool2DOp> {
     auto inputType = cast<RankedTensorType>(op.getInput().getType());
     auto resultType = cast<RankedTensorType>(op.getType());
     SmallVector<int64_t, 4> pads = poolPads(op);
-    Value sums =
-        namedPool<linalg::PoolingNhwcSumOp>(rewriter, op, pads, 0.0, 0.0);
+    Value padded = padNHWC(rewriter, loc, op.getInput(), pads, 0.0);
+    Value sums = foldWindow(rewriter, loc, padded, op.getWindow(),
+                            op.getStrides(), resultType,
+                            [](OpBuilder &b, Location l, Value acc, Value v) {
+                              return arith::AddFOp::create(b, l, acc, v);
+                            });
     ArrayRef<int64_t> win = op.getWindow(), strides = op.getStrides();
     int64_t height = inputType.getDimSize(1), width = inputType.getDimSize(2);
     Value avg = elementwise(

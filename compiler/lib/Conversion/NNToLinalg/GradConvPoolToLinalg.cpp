@@ -21,10 +21,6 @@ using namespace nnc::linalg_utils;
 
 namespace {
 
-Value cstIndex(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
 SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
   SmallVector<OpFoldResult> out;
   for (int64_t v : values)
@@ -134,61 +130,44 @@ struct Conv2DBackpropFilterLowering
   }
 };
 
-/// The output window index that input position `i` (padded coordinates)
-/// falls in at window offset `k`, with whether it exists: (i - k) / s when
-/// that divides and lies in [0, size).
-std::pair<Value, Value> windowOf(OpBuilder &b, Location loc, Value i, Value k,
-                                 int64_t stride, int64_t size) {
-  Value t = arith::SubIOp::create(b, loc, i, k);
-  Value q = arith::DivSIOp::create(b, loc, t, cstIndex(b, loc, stride));
-  Value r = arith::RemSIOp::create(b, loc, t, cstIndex(b, loc, stride));
-  Value zero = cstIndex(b, loc, 0);
-  Value ok = arith::AndIOp::create(
-      b, loc,
-      arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, t, zero),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, r, zero)),
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, q,
-                            cstIndex(b, loc, size)));
-  Value safe = arith::SelectOp::create(b, loc, ok, q, zero);
-  return {safe, ok};
-}
-
-/// dx[n, h, w, c] = sum over window offsets (kh, kw) of
-/// `term(oh, ow, kh, kw)` for the output windows that cover (h, w).
-template <typename Term>
-Value gatherPoolGrad(OpBuilder &rewriter, Location loc, RankedTensorType dxType,
-                     RankedTensorType dyType, ArrayRef<int64_t> window,
-                     ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
-                     Term term) {
-  MLIRContext *ctx = rewriter.getContext();
+/// dx of a pooling op: zeros of the padded input's shape; then, for each
+/// window offset (kh, kw) in turn, the strided view of dx that offset covers
+/// (one position per output window, so no two writes collide) gets
+/// `term(inputs..., k)` added, k = kh * KW + kw; then the padding is cut off.
+/// Each step is an elementwise op, contiguous along the channels.
+Value accumulateWindows(
+    OpBuilder &b, Location loc, RankedTensorType dxType,
+    RankedTensorType dyType, ArrayRef<int64_t> window,
+    ArrayRef<int64_t> strides, ArrayRef<int64_t> pads, ValueRange inputs,
+    function_ref<Value(OpBuilder &, Location, ValueRange, int64_t)> term) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<int64_t> padded(dxType.getShape());
+  padded[1] += pads[0] + pads[1];
+  padded[2] += pads[2] + pads[3];
   Type elt = dxType.getElementType();
-  Value windowShape = tensor::EmptyOp::create(rewriter, loc, window, elt);
-  AffineExpr e[6];
-  bindDims(ctx, e[0], e[1], e[2], e[3], e[4], e[5]);
-  auto winMap = AffineMap::get(6, 0, {e[4], e[5]}, ctx);
-  auto outMap = AffineMap::get(6, 0, {e[0], e[1], e[2], e[3]}, ctx);
-  return generic(
-      rewriter, loc, dxType, ValueRange{windowShape}, {winMap, outMap},
-      parallel(4, 2),
-      [&](OpBuilder &b, Location l, ValueRange a) {
-        Value idx[6];
-        for (int i = 0; i < 6; ++i)
-          idx[i] = linalg::IndexOp::create(b, l, i);
-        Value h = arith::AddIOp::create(b, l, idx[1], cstIndex(b, l, pads[0]));
-        Value w = arith::AddIOp::create(b, l, idx[2], cstIndex(b, l, pads[2]));
-        auto [oh, okH] =
-            windowOf(b, l, h, idx[4], strides[0], dyType.getDimSize(1));
-        auto [ow, okW] =
-            windowOf(b, l, w, idx[5], strides[1], dyType.getDimSize(2));
-        Value ok = arith::AndIOp::create(b, l, okH, okW);
-        Value v = term(b, l, idx[0], oh, ow, idx[3], idx[4], idx[5]);
-        Value contribution =
-            arith::SelectOp::create(b, l, ok, v, floatConst(b, l, elt, 0.0));
-        return arith::AddFOp::create(b, l, a[1], contribution);
-      },
-      /*init=*/0.0);
+  Value dx = filled(b, loc, RankedTensorType::get(padded, elt), 0.0);
+  SmallVector<AffineMap> maps(inputs.size() + 1, identity(ctx, 4));
+  for (int64_t kh = 0; kh < window[0]; ++kh)
+    for (int64_t kw = 0; kw < window[1]; ++kw) {
+      Value view = windowSlice(b, loc, dx, kh, kw, strides, dyType.getShape());
+      int64_t k = kh * window[1] + kw;
+      auto update = linalg::GenericOp::create(
+          b, loc, TypeRange{view.getType()}, inputs, ValueRange{view}, maps,
+          parallel(4), [&](OpBuilder &nb, Location l, ValueRange a) {
+            Value sum = arith::AddFOp::create(nb, l, a.back(),
+                                              term(nb, l, a.drop_back(), k));
+            linalg::YieldOp::create(nb, l, sum);
+          });
+      auto slice = view.getDefiningOp<tensor::ExtractSliceOp>();
+      dx = tensor::InsertSliceOp::create(
+          b, loc, update.getResult(0), dx, slice.getMixedOffsets(),
+          slice.getMixedSizes(), slice.getMixedStrides());
+    }
+  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
+    return dx;
+  return tensor::ExtractSliceOp::create(
+      b, loc, dxType, dx, indexAttrs(b, {0, pads[0], pads[2], 0}),
+      indexAttrs(b, dxType.getShape()), indexAttrs(b, {1, 1, 1, 1}));
 }
 
 struct MaxPoolGradLowering : OpRewritePattern<nn::MaxPool2DGradOp> {
@@ -196,7 +175,6 @@ struct MaxPoolGradLowering : OpRewritePattern<nn::MaxPool2DGradOp> {
   LogicalResult matchAndRewrite(nn::MaxPool2DGradOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     auto xType = cast<RankedTensorType>(op.getInput().getType());
     auto dyType = cast<RankedTensorType>(op.getOutputGrad().getType());
     ArrayRef<int64_t> win = op.getWindow(), str = op.getStrides();
@@ -206,65 +184,45 @@ struct MaxPoolGradLowering : OpRewritePattern<nn::MaxPool2DGradOp> {
     double lowest = -std::numeric_limits<double>::infinity();
     Value x = padNHWC(rewriter, loc, op.getInput(), pads, lowest);
 
-    // The winner of each window: its first maximum, as a flat window offset.
-    AffineExpr e[6];
-    bindDims(ctx, e[0], e[1], e[2], e[3], e[4], e[5]);
-    auto xMap = AffineMap::get(
-        6, 0, {e[0], e[1] * str[0] + e[4], e[2] * str[1] + e[5], e[3]}, ctx);
-    auto winMap = AffineMap::get(6, 0, {e[4], e[5]}, ctx);
-    auto outMap = AffineMap::get(6, 0, {e[0], e[1], e[2], e[3]}, ctx);
-    Type elt = xType.getElementType();
+    // The winner of each window: the offset k = kh * KW + kw of its first
+    // maximum (row-major window order), over the window's strided views.
+    SmallVector<Value> views;
+    for (int64_t kh = 0; kh < win[0]; ++kh)
+      for (int64_t kw = 0; kw < win[1]; ++kw)
+        views.push_back(
+            windowSlice(rewriter, loc, x, kh, kw, str, dyType.getShape()));
     auto idxType =
         RankedTensorType::get(dyType.getShape(), rewriter.getI32Type());
-    Value maxInit = filled(rewriter, loc, dyType, lowest);
-    Value argInit =
-        linalg::FillOp::create(
-            rewriter, loc,
-            ValueRange{arith::ConstantOp::create(
-                rewriter, loc, rewriter.getI32IntegerAttr(0))},
-            ValueRange{tensor::EmptyOp::create(
-                rewriter, loc, idxType.getShape(), rewriter.getI32Type())})
-            .getResult(0);
-    Value windowShape = tensor::EmptyOp::create(rewriter, loc, win, elt);
-    auto argmax = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{dyType, idxType}, ValueRange{x, windowShape},
-        ValueRange{maxInit, argInit}, {xMap, winMap, outMap, outMap},
-        parallel(4, 2), [&](OpBuilder &b, Location l, ValueRange a) {
-          Value kh = linalg::IndexOp::create(b, l, 4);
-          Value kw = linalg::IndexOp::create(b, l, 5);
-          Value flat = arith::AddIOp::create(
-              b, l, arith::MulIOp::create(b, l, kh, cstIndex(b, l, win[1])),
-              kw);
-          Value flatI32 =
-              arith::IndexCastOp::create(b, l, b.getI32Type(), flat);
-          Value better = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT,
-                                               a[0], a[2]);
-          linalg::YieldOp::create(
-              b, l,
-              ValueRange{arith::SelectOp::create(b, l, better, a[0], a[2]),
-                         arith::SelectOp::create(b, l, better, flatI32, a[3])});
+    Value winners = elementwise(
+        rewriter, loc, idxType, views,
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          Value best = a[0];
+          for (size_t k = 1; k < views.size(); ++k)
+            best = arith::MaximumFOp::create(b, l, best, a[k]);
+          Value winner = arith::ConstantOp::create(
+              b, l, b.getI32IntegerAttr(views.size() - 1));
+          for (size_t k = views.size() - 1; k-- > 0;) {
+            Value hit = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
+                                              a[k], best);
+            winner = arith::SelectOp::create(
+                b, l, hit,
+                arith::ConstantOp::create(b, l, b.getI32IntegerAttr(k)),
+                winner);
+          }
+          return winner;
         });
-    Value winners = argmax.getResult(1);
-    Value dy = op.getOutputGrad();
-    Value dx = gatherPoolGrad(
-        rewriter, loc, xType, dyType, win, str, pads,
-        [&](OpBuilder &b, Location l, Value n, Value oh, Value ow, Value c,
-            Value kh, Value kw) -> Value {
-          Value flat = arith::AddIOp::create(
-              b, l, arith::MulIOp::create(b, l, kh, cstIndex(b, l, win[1])),
-              kw);
-          Value winner = arith::IndexCastOp::create(
-              b, l, b.getIndexType(),
-              tensor::ExtractOp::create(b, l, winners,
-                                        ValueRange{n, oh, ow, c}));
-          Value g =
-              tensor::ExtractOp::create(b, l, dy, ValueRange{n, oh, ow, c});
-          Value won = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                            winner, flat);
-          return arith::SelectOp::create(b, l, won, g,
-                                         floatConst(b, l, elt, 0.0));
-        });
-    rewriter.replaceOp(op, dx);
+    Type elt = xType.getElementType();
+    rewriter.replaceOp(
+        op, accumulateWindows(
+                rewriter, loc, xType, dyType, win, str, pads,
+                ValueRange{winners, op.getOutputGrad()},
+                [&](OpBuilder &b, Location l, ValueRange a, int64_t k) {
+                  Value won = arith::CmpIOp::create(
+                      b, l, arith::CmpIPredicate::eq, a[0],
+                      arith::ConstantOp::create(b, l, b.getI32IntegerAttr(k)));
+                  return arith::SelectOp::create(b, l, won, a[1],
+                                                 floatConst(b, l, elt, 0.0));
+                }));
     return success();
   }
 };
@@ -280,12 +238,14 @@ struct AvgPoolGradLowering : OpRewritePattern<nn::AvgPool2DGradOp> {
     const int64_t ones[2] = {1, 1};
     SmallVector<int64_t, 4> pads =
         explicitPads(dxType, win, str, ones, op.getPadding(), op.getPad());
-    Value dy = op.getOutputGrad();
     Type elt = dxType.getElementType();
-    Value dx = gatherPoolGrad(
-        rewriter, loc, dxType, dyType, win, str, pads,
-        [&](OpBuilder &b, Location l, Value n, Value oh, Value ow, Value c,
-            Value, Value) -> Value {
+    // Each window's gradient divided by its real (unpadded) positions,
+    // once; then shared by every position of the window.
+    Value shares = elementwise(
+        rewriter, loc, dyType, op.getOutputGrad(),
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          Value oh = linalg::IndexOp::create(b, l, 1);
+          Value ow = linalg::IndexOp::create(b, l, 2);
           Value count =
               arith::MulIOp::create(b, l,
                                     realCount(b, l, oh, str[0], pads[0], win[0],
@@ -295,11 +255,13 @@ struct AvgPoolGradLowering : OpRewritePattern<nn::AvgPool2DGradOp> {
           Value countF = arith::SIToFPOp::create(
               b, l, elt,
               arith::IndexCastOp::create(b, l, b.getI64Type(), count));
-          Value g =
-              tensor::ExtractOp::create(b, l, dy, ValueRange{n, oh, ow, c});
-          return arith::DivFOp::create(b, l, g, countF);
+          return arith::DivFOp::create(b, l, a[0], countF);
         });
-    rewriter.replaceOp(op, dx);
+    rewriter.replaceOp(op,
+                       accumulateWindows(rewriter, loc, dxType, dyType, win,
+                                         str, pads, ValueRange{shares},
+                                         [](OpBuilder &, Location, ValueRange a,
+                                            int64_t) { return a[0]; }));
     return success();
   }
 };

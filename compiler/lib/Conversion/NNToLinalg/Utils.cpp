@@ -186,24 +186,67 @@ Value nnc::linalg_utils::realCount(OpBuilder &b, Location loc, Value o,
   return arith::SubIOp::create(b, loc, hi, lo);
 }
 
+Value nnc::linalg_utils::windowSlice(OpBuilder &b, Location loc, Value x,
+                                     int64_t kh, int64_t kw,
+                                     ArrayRef<int64_t> strides,
+                                     ArrayRef<int64_t> outShape) {
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<OpFoldResult> offsets, sizes, steps;
+  const int64_t off[4] = {0, kh, kw, 0},
+                step[4] = {1, strides[0], strides[1], 1};
+  for (int i = 0; i < 4; ++i) {
+    offsets.push_back(b.getIndexAttr(off[i]));
+    sizes.push_back(b.getIndexAttr(outShape[i]));
+    steps.push_back(b.getIndexAttr(step[i]));
+  }
+  auto sliceType = RankedTensorType::get(outShape, type.getElementType());
+  return tensor::ExtractSliceOp::create(b, loc, sliceType, x, offsets, sizes,
+                                        steps)
+      .getResult();
+}
+
+Value nnc::linalg_utils::foldWindow(
+    OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> window,
+    ArrayRef<int64_t> strides, RankedTensorType outType,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  SmallVector<Value> slices;
+  for (int64_t kh = 0; kh < window[0]; ++kh)
+    for (int64_t kw = 0; kw < window[1]; ++kw)
+      slices.push_back(
+          windowSlice(b, loc, x, kh, kw, strides, outType.getShape()));
+  return elementwise(b, loc, outType, slices,
+                     [&](OpBuilder &nb, Location l, ValueRange a) {
+                       Value acc = a[0];
+                       for (size_t k = 1; k < slices.size(); ++k)
+                         acc = combine(nb, l, acc, a[k]);
+                       return acc;
+                     });
+}
+
 Value nnc::linalg_utils::channelWindowSum(OpBuilder &b, Location loc, Value x,
                                           int64_t r) {
+  // The sum of 2r+1 channel-shifted views of the zero-padded input: an
+  // elementwise op, contiguous along the channels.
   auto type = cast<RankedTensorType>(x.getType());
-  MLIRContext *ctx = b.getContext();
   Value padded = padTensor(b, loc, x, {0, 0, 0, r}, {0, 0, 0, r}, 0.0);
-  Value window =
-      tensor::EmptyOp::create(b, loc, {2 * r + 1}, type.getElementType());
-  AffineExpr d[5];
-  bindDims(ctx, d[0], d[1], d[2], d[3], d[4]);
-  auto in = AffineMap::get(5, 0, {d[0], d[1], d[2], d[3] + d[4]}, ctx);
-  auto win = AffineMap::get(5, 0, {d[4]}, ctx);
-  auto out = AffineMap::get(5, 0, {d[0], d[1], d[2], d[3]}, ctx);
-  return generic(
-      b, loc, type, ValueRange{padded, window}, {in, win, out}, parallel(4, 1),
-      [](OpBuilder &b, Location l, ValueRange a) {
-        return arith::AddFOp::create(b, l, a[2], a[0]);
-      },
-      /*init=*/0.0);
+  SmallVector<Value> shifted;
+  for (int64_t k = 0; k <= 2 * r; ++k) {
+    SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0)), sizes, steps;
+    offsets[3] = b.getIndexAttr(k);
+    for (int64_t d : type.getShape()) {
+      sizes.push_back(b.getIndexAttr(d));
+      steps.push_back(b.getIndexAttr(1));
+    }
+    shifted.push_back(tensor::ExtractSliceOp::create(b, loc, type, padded,
+                                                     offsets, sizes, steps));
+  }
+  return elementwise(b, loc, type, shifted,
+                     [&](OpBuilder &nb, Location l, ValueRange a) {
+                       Value sum = a[0];
+                       for (size_t k = 1; k < shifted.size(); ++k)
+                         sum = arith::AddFOp::create(nb, l, sum, a[k]);
+                       return sum;
+                     });
 }
 
 Value nnc::linalg_utils::powConst(OpBuilder &b, Location loc, Value base,

@@ -103,6 +103,23 @@ mlir::Value realCount(mlir::OpBuilder &b, mlir::Location loc, mlir::Value o,
                       int64_t stride, int64_t before, int64_t window,
                       int64_t size);
 
+/// What window offset (kh, kw) of a strided NHWC window reads at every
+/// output position: x[n, oh*s0 + kh, ow*s1 + kw, c] for the `outShape`
+/// [N, OH, OW, C] positions (a strided view of padded `x`).
+mlir::Value windowSlice(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                        int64_t kh, int64_t kw, llvm::ArrayRef<int64_t> strides,
+                        llvm::ArrayRef<int64_t> outShape);
+
+/// An elementwise op over every window offset's slice of padded `x`:
+/// `combine(acc, slice_k)` folded from slice 0, in row-major window order.
+mlir::Value
+foldWindow(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+           llvm::ArrayRef<int64_t> window, llvm::ArrayRef<int64_t> strides,
+           mlir::RankedTensorType outType,
+           llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                          mlir::Value, mlir::Value)>
+               combine);
+
 /// s[n,h,w,c] = sum of x[n,h,w,c-r .. c+r] (zeros beyond the channels).
 mlir::Value channelWindowSum(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Value x, int64_t r);
