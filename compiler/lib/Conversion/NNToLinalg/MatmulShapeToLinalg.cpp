@@ -1,7 +1,7 @@
 //===- MatmulShapeToLinalg.cpp - nn matmul and reshapes to linalg ---------===//
 //
-// Part of nnc. matmul becomes linalg.matmul (transposed operands through
-// linalg.transpose); flatten, reshape and concat become tensor ops.
+// Part of nnc. matmul becomes linalg.matmul (transposed operands read
+// through its indexing maps); flatten, reshape and concat become tensor ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,28 +15,28 @@ using namespace nnc::linalg_utils;
 
 namespace {
 
-Value transposed(OpBuilder &b, Location loc, Value x) {
-  auto type = cast<RankedTensorType>(x.getType());
-  Value init = tensor::EmptyOp::create(
-      b, loc, {type.getDimSize(1), type.getDimSize(0)}, type.getElementType());
-  const int64_t perm[] = {1, 0};
-  return linalg::TransposeOp::create(b, loc, x, init, perm).getResult()[0];
-}
-
 struct MatmulLowering : OpRewritePattern<nn::MatmulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(nn::MatmulOp op,
                                 PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
+    // Transposed operands are read through linalg.matmul's indexing maps,
+    // never copied.
+    MLIRContext *ctx = rewriter.getContext();
+    AffineExpr m, n, k;
+    bindDims(ctx, m, n, k);
+    auto map = [&](AffineExpr row, AffineExpr col) {
+      return AffineMap::get(3, 0, {row, col}, ctx);
+    };
+    SmallVector<Attribute> maps = {
+        AffineMapAttr::get(op.getTransposeLhs() ? map(k, m) : map(m, k)),
+        AffineMapAttr::get(op.getTransposeRhs() ? map(n, k) : map(k, n)),
+        AffineMapAttr::get(map(m, n))};
     auto resultType = cast<RankedTensorType>(op.getType());
-    Value lhs = op.getTransposeLhs() ? transposed(rewriter, loc, op.getLhs())
-                                     : op.getLhs();
-    Value rhs = op.getTransposeRhs() ? transposed(rewriter, loc, op.getRhs())
-                                     : op.getRhs();
-    Value init = filled(rewriter, loc, resultType, 0.0);
-    auto matmul =
-        linalg::MatmulOp::create(rewriter, loc, TypeRange{resultType},
-                                 ValueRange{lhs, rhs}, ValueRange{init});
+    Value init = filled(rewriter, op.getLoc(), resultType, 0.0);
+    auto matmul = linalg::MatmulOp::create(
+        rewriter, op.getLoc(), TypeRange{resultType},
+        ValueRange{op.getLhs(), op.getRhs()}, ValueRange{init},
+        {rewriter.getNamedAttr("indexing_maps", rewriter.getArrayAttr(maps))});
     rewriter.replaceOp(op, matmul.getResult(0));
     return success();
   }
