@@ -106,3 +106,28 @@ func.func @batched(%a: memref<2x8x8xf32>, %b: memref<2x8x8xf32>, %c: memref<2x8x
   linalg.batch_matmul ins(%a, %b : memref<2x8x8xf32>, memref<2x8x8xf32>) outs(%c : memref<2x8x8xf32>)
   return
 }
+
+// -----
+
+// The input gradient of a dense layer after a flatten keeps the
+// convolution's shape: C[n, h, w, c] = sum_j dY[n, j] * W[h, w, c, j]. The
+// columns of C are (h, w, c) flattened; A and B are unit-stride along j, so
+// the tiles are dot products.
+// CHECK-LABEL: func.func @unflattened
+// CHECK: scf.forall
+// CHECK: vector.fma
+// CHECK: vector.reduction <add>
+// CHECK-NOT: linalg.generic
+#dy = affine_map<(n, h, w, c, j) -> (n, j)>
+#w = affine_map<(n, h, w, c, j) -> (h, w, c, j)>
+#dx = affine_map<(n, h, w, c, j) -> (n, h, w, c)>
+func.func @unflattened(%dy: memref<8x32xf32>, %wt: memref<3x3x16x32xf32>, %dx: memref<8x3x3x16xf32>) {
+  linalg.generic {indexing_maps = [#dy, #w, #dx], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+    ins(%dy, %wt : memref<8x32xf32>, memref<3x3x16x32xf32>) outs(%dx : memref<8x3x3x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

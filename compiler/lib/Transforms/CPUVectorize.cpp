@@ -8,6 +8,7 @@
 
 #include "nnc/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -126,6 +127,98 @@ scf::ForOp hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
   return newLoop;
 }
 
+/// A sum of a whole tensor into a scalar (an `out + f(in)` body, one input
+/// read with the identity map) is split so threads and vectors can share
+/// it: partial sums [P, L] of the input viewed as [P, rows / P, cols / L, L]
+/// (P threads' rows, L lanes), then the scalar plus the P * L partials.
+/// Returns the partial op, or null when the op does not fit.
+linalg::GenericOp splitFullSum(RewriterBase &rewriter, linalg::GenericOp op,
+                               int64_t vectorBits) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 || op.getNumLoops() < 2 ||
+      op.getNumParallelLoops() != 0 || op.hasIndexSemantics())
+    return nullptr;
+  auto in = dyn_cast<MemRefType>(op.getDpsInputOperand(0)->get().getType());
+  auto out = dyn_cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
+  if (!in || !out || out.getRank() != 0 || !in.hasStaticShape() ||
+      !in.getLayout().isIdentity() ||
+      !op.getMatchingIndexingMap(op.getDpsInputOperand(0)).isIdentity())
+    return nullptr;
+  Block &body = op.getRegion().front();
+  auto add = dyn_cast<arith::AddFOp>(
+      body.getTerminator()->getOperand(0).getDefiningOp());
+  Value acc = body.getArgument(1);
+  if (!add || (add.getLhs() != acc && add.getRhs() != acc) ||
+      llvm::count_if(acc.getUses(), [](OpOperand &) { return true; }) != 1)
+    return nullptr;
+  int64_t rows = in.getDimSize(0), cols = in.getShape().back();
+  int64_t lanes = vectorBits / out.getElementTypeBitWidth();
+  while (lanes > 1 && cols % lanes)
+    lanes /= 2;
+  int64_t threads = 16;
+  while (threads > 1 && rows % threads)
+    --threads;
+  if (lanes == 1 || in.getNumElements() < 4096)
+    return nullptr;
+
+  Location loc = op.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  rewriter.setInsertionPoint(op);
+  // The input as [P, rows / P, middle dims..., cols / L, L].
+  int64_t rank = in.getRank();
+  SmallVector<int64_t> shape = {threads, rows / threads};
+  SmallVector<ReassociationIndices> groups = {{0, 1}};
+  for (int64_t d = 1; d + 1 < rank; ++d) {
+    groups.push_back({static_cast<int64_t>(shape.size())});
+    shape.push_back(in.getDimSize(d));
+  }
+  if (rank == 1) {
+    // One dimension: it is both the threads' and the lanes' dimension.
+    if (rows % (threads * lanes))
+      return nullptr;
+    shape = {threads, rows / (threads * lanes), lanes};
+    groups = {{0, 1, 2}};
+  } else {
+    groups.push_back({static_cast<int64_t>(shape.size()),
+                      static_cast<int64_t>(shape.size()) + 1});
+    shape.push_back(cols / lanes);
+    shape.push_back(lanes);
+  }
+  Value view = memref::ExpandShapeOp::create(
+      rewriter, loc, MemRefType::get(shape, in.getElementType()),
+      op.getDpsInputOperand(0)->get(), groups);
+  Type elt = out.getElementType();
+  Value partial = memref::AllocOp::create(
+      rewriter, loc, MemRefType::get({threads, lanes}, elt));
+  Value zero =
+      arith::ConstantOp::create(rewriter, loc, elt, rewriter.getZeroAttr(elt));
+  linalg::FillOp::create(rewriter, loc, zero, partial);
+  unsigned n = shape.size();
+  SmallVector<utils::IteratorType> iters(n, utils::IteratorType::reduction);
+  iters.front() = iters.back() = utils::IteratorType::parallel;
+  AffineMap partialMap = AffineMap::get(
+      n, 0, {getAffineDimExpr(0, ctx), getAffineDimExpr(n - 1, ctx)}, ctx);
+  auto partials = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{}, ValueRange{view}, ValueRange{partial},
+      {AffineMap::getMultiDimIdentityMap(n, ctx), partialMap}, iters);
+  rewriter.cloneRegionBefore(op.getRegion(), partials.getRegion(),
+                             partials.getRegion().end());
+  // out + sum of the partials.
+  auto sum = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{}, ValueRange{partial},
+      ValueRange{op.getDpsInitOperand(0)->get()},
+      {AffineMap::getMultiDimIdentityMap(2, ctx), AffineMap::get(2, 0, ctx)},
+      {utils::IteratorType::reduction, utils::IteratorType::reduction},
+      [](OpBuilder &b, Location l, ValueRange a) {
+        linalg::YieldOp::create(
+            b, l, arith::AddFOp::create(b, l, a[1], a[0]).getResult());
+      });
+  memref::DeallocOp::create(rewriter, loc, partial);
+  (void)sum;
+  rewriter.eraseOp(op);
+  return partials;
+}
+
 struct NNCPUVectorizePass : nnc::impl::NNCPUVectorizeBase<NNCPUVectorizePass> {
   using Base::Base;
 
@@ -198,12 +291,16 @@ struct NNCPUVectorizePass : nnc::impl::NNCPUVectorizeBase<NNCPUVectorizePass> {
   }
 
   void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::GenericOp> sums;
+    getOperation().walk([&](linalg::GenericOp op) { sums.push_back(op); });
+    for (linalg::GenericOp op : sums)
+      splitFullSum(rewriter, op, vectorBits);
     SmallVector<std::pair<linalg::LinalgOp, unsigned>> ops;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (std::optional<unsigned> v = vectorLoop(op))
         ops.push_back({op, *v});
     });
-    IRRewriter rewriter(&getContext());
     // An op that cannot be vectorised stays a (possibly tiled) linalg op.
     for (auto [op, v] : ops)
       (void)vectorizeOne(rewriter, op, v);

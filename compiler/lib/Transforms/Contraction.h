@@ -42,10 +42,11 @@ std::optional<LinearAccess> linearAccess(mlir::Value buffer,
 struct Contraction {
   mutable mlir::linalg::LinalgOp op;
   llvm::SmallVector<int64_t> sizes; ///< every loop's trip count
-  /// M dimensions in C's order (outer to inner), then the single N
-  /// dimension (C's innermost), then K dimensions outer to inner (the
-  /// innermost has A's smallest stride).
-  llvm::SmallVector<unsigned> mDims;
+  /// M and N dimensions in C's order (outer to inner; N holds C's
+  /// innermost dimension, `nDim`), then K dimensions outer to inner (the
+  /// innermost has A's smallest stride). Rows and columns of C are the
+  /// flattened M and N indices.
+  llvm::SmallVector<unsigned> mDims, nDims;
   unsigned nDim = 0;
   llvm::SmallVector<unsigned> kDims;
   LinearAccess a, b, c;
@@ -54,7 +55,7 @@ struct Contraction {
   bool zeroInit = false;
 
   int64_t m() const;
-  int64_t n() const { return sizes[nDim]; }
+  int64_t n() const;
   int64_t k() const;
 };
 

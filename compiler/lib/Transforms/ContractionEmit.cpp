@@ -90,6 +90,24 @@ struct Emitter {
     return address;
   }
 
+  /// The contribution of the N dimensions at flattened column `n`.
+  Value colAddress(const LinearAccess &access, Value n) {
+    Value address = idx(0);
+    Value rest = n;
+    for (unsigned i = c.nDims.size(); i-- > 0;) {
+      unsigned d = c.nDims[i];
+      Value index = rest;
+      if (i > 0) {
+        Value size = idx(c.sizes[d]);
+        index = arith::RemUIOp::create(b, loc, rest, size);
+        rest = arith::DivUIOp::create(b, loc, rest, size);
+      }
+      if (access.coef[d])
+        address = add(address, mul(index, access.coef[d]));
+    }
+    return address;
+  }
+
   Value mask(Value width, int64_t v) {
     // Lanes [0, width - v*lanes) of vector v.
     Value n = arith::SubIOp::create(b, loc, width, idx(v * p.lanes));
@@ -196,8 +214,7 @@ struct Emitter {
     Block &body = epi->op.getRegion().front();
     SmallVector<Value> operands(numInputs + 1);
     auto read = [&](const LinearAccess &access, Value flat) -> Value {
-      Value address =
-          add(rowAddress(access, row), mul(col, access.coef[c.nDim]));
+      Value address = add(rowAddress(access, row), colAddress(access, col));
       if (!vector || access.coef[c.nDim] == 0) {
         Value s = memref::LoadOp::create(b, loc, flat, address);
         return vector ? vector::BroadcastOp::create(b, loc, vec, s).getResult()
@@ -210,8 +227,7 @@ struct Emitter {
     if (!body.getArgument(numInputs).use_empty())
       operands[numInputs] = read(epi->dest, dFlat);
     Value result = emitEpilogueBody(b, loc, *epi, operands);
-    Value dAddr =
-        add(rowAddress(epi->dest, row), mul(col, epi->dest.coef[c.nDim]));
+    Value dAddr = add(rowAddress(epi->dest, row), colAddress(epi->dest, col));
     if (vector)
       storeVec(result, dFlat, dAddr, laneMask);
     else
@@ -297,7 +313,8 @@ struct Emitter {
     Value zero = arith::ConstantOp::create(b, loc, vec,
                                            DenseElementsAttr::get(vec, 0.0f));
     SmallVector<Value> accs(p.mr * nv, zero);
-    Value bCol = add(add(idx(bAccess.offset), bK), mul(jr, bPanelScale));
+    Value bCol = add(add(idx(bAccess.offset), bK),
+                     p.packB ? mul(jr, bPanelScale) : colAddress(c.b, jr));
     auto step = [&](Value ak, Value bk, ArrayRef<Value> in) {
       SmallVector<Value> out(in);
       SmallVector<Value> bv;
@@ -318,10 +335,10 @@ struct Emitter {
     byPhase(blockIndex, numBlocks, [&](Phase phase) {
       for (int64_t r = 0; r < p.mr; ++r)
         guardedRow(ir, r, mEnd, [&] {
-          Value cRow = rowAddress(c.c, rows[r]);
+          Value cRow = add(rowAddress(c.c, rows[r]), colAddress(c.c, jr));
           for (int64_t v = 0; v < nv; ++v) {
             Value col = add(jr, idx(v * p.lanes));
-            Value cAddr = add(cRow, col);
+            Value cAddr = add(cRow, idx(v * p.lanes));
             Value value = combine(phase, accs[r * nv + v], cAddr, masks[v]);
             store(phase, value, rows[r], col, cAddr, masks[v]);
           }
@@ -342,8 +359,7 @@ struct Emitter {
     for (Value row : rows)
       aRows.push_back(add(rowAddress(c.a, row), aK));
     for (Value col : cols)
-      bCols.push_back(
-          add(add(idx(c.b.offset), bK), mul(col, c.b.coef[c.nDim])));
+      bCols.push_back(add(add(idx(c.b.offset), bK), colAddress(c.b, col)));
     Value zero = arith::ConstantOp::create(b, loc, vec,
                                            DenseElementsAttr::get(vec, 0.0f));
     SmallVector<Value> accs(p.mr * p.nr, zero);
@@ -370,7 +386,7 @@ struct Emitter {
           Value cRow = rowAddress(c.c, rows[r]);
           for (int64_t j = 0; j < p.nr; ++j) {
             auto emit = [&] {
-              Value cAddr = add(cRow, cols[j]);
+              Value cAddr = add(cRow, colAddress(c.c, cols[j]));
               Value value = combine(phase, sums[r * p.nr + j], cAddr, Value());
               store(phase, value, rows[r], cols[j], cAddr, Value());
             };
@@ -462,7 +478,8 @@ struct Emitter {
             Value dst = add(panel, mul(kLin, p.nr));
             if (unitN) {
               for (int64_t v = 0; v < p.nr / p.lanes; ++v) {
-                Value from = add(add(src, n0), idx(v * p.lanes));
+                Value from =
+                    add(add(src, colAddress(c.b, n0)), idx(v * p.lanes));
                 Value value = n % p.nr == 0
                                   ? loadVec(bFlat, from, Value())
                                   : loadVec(bFlat, from, mask(width, v));
@@ -476,7 +493,7 @@ struct Emitter {
               Value col = add(n0, idx(l));
               Value clamped = minI(col, idx(n - 1));
               Value value = memref::LoadOp::create(
-                  b, loc, bFlat, add(src, mul(clamped, c.b.coef[c.nDim])));
+                  b, loc, bFlat, add(src, colAddress(c.b, clamped)));
               value =
                   arith::SelectOp::create(b, loc, lt(col, idx(n)), value, zero);
               memref::StoreOp::create(b, loc, value, packed, add(dst, idx(l)));

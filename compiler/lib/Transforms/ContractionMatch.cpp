@@ -127,6 +127,13 @@ int64_t Contraction::m() const {
   return m;
 }
 
+int64_t Contraction::n() const {
+  int64_t n = 1;
+  for (unsigned d : nDims)
+    n *= sizes[d];
+  return n;
+}
+
 int64_t Contraction::k() const {
   int64_t k = 1;
   for (unsigned d : kDims)
@@ -166,14 +173,13 @@ std::optional<Contraction> nnc::cpu::matchContraction(linalg::LinalgOp op) {
       if (!inA || !inB || inC)
         return std::nullopt;
       c.kDims.push_back(d);
-    } else if (!inC || inA == inB || (inB && d != c.nDim)) {
-      return std::nullopt; // batch or broadcast dimensions, several N dims
+    } else if (!inC || inA == inB) {
+      return std::nullopt; // batch or broadcast dimensions
     }
   }
   for (AffineExpr e : cMap.getResults()) {
     unsigned d = cast<AffineDimExpr>(e).getPosition();
-    if (d != c.nDim)
-      c.mDims.push_back(d);
+    (usesDim(maps[bIdx], d) ? c.nDims : c.mDims).push_back(d);
   }
   if (c.kDims.empty())
     return std::nullopt;

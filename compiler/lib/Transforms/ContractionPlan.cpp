@@ -13,8 +13,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Contraction.h"
-#include <cstdio>
-#include <cstdlib>
 
 using namespace nnc::cpu;
 
@@ -87,15 +85,18 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
   plan.lanes = std::max<int64_t>(target.vectorBits / 32, 4);
   const int64_t regs = target.registers, lanes = plan.lanes;
   const unsigned innerK = c.kDims.back();
-  bool unitN = c.b.coef[c.nDim] == 1;
   bool dot = c.a.coef[innerK] == 1 && c.b.coef[innerK] == 1;
+  // An nr-wide panel of C (and of B) is contiguous when it stays within a
+  // row of C's innermost dimension.
+  int64_t vectors = std::min<int64_t>(2, ceilDiv(c.n(), lanes));
+  bool panelsInRow =
+      c.nDims.size() == 1 || c.sizes[c.nDim] % (vectors * lanes) == 0;
+  bool unitN = c.b.coef[c.nDim] == 1 && panelsInRow;
   // Packing B costs a pass over it; with this many rows of C reusing it,
   // that is a small fraction of the work.
-  plan.packB = c.m() >= (getenv("NNC_PACKROWS") ? atoll(getenv("NNC_PACKROWS"))
-                                                : kPackRows);
+  plan.packB = c.m() >= kPackRows && panelsInRow;
   if (unitN || plan.packB) {
     plan.kind = GemmPlan::Kind::OuterProduct;
-    int64_t vectors = std::min<int64_t>(2, ceilDiv(c.n(), lanes));
     plan.nr = vectors * lanes;
     plan.mr = std::min<int64_t>((regs - vectors - 1) / vectors, c.m());
     if (plan.packB) {
@@ -119,10 +120,8 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
   } else if (dot) {
     plan.kind = GemmPlan::Kind::Dot;
     // mr x nr accumulators, mr + nr vectors of A and B.
-    plan.mr = regs >= 32 ? 4 : 3;
-    plan.nr = regs >= 32 ? 5 : 3;
-    plan.mr = std::min(plan.mr, c.m());
-    plan.nr = std::min(plan.nr, c.n());
+    plan.mr = std::min<int64_t>(regs >= 32 ? 4 : 3, c.m());
+    plan.nr = std::min<int64_t>(regs >= 32 ? 5 : 3, c.n());
     int64_t kcMax = std::max<int64_t>(
         target.l1Bytes / 2 / (4 * (plan.mr + plan.nr)), lanes);
     if (!blockK(c, kcMax, lanes, plan))
@@ -136,22 +135,6 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
   plan.nc = std::min(plan.nc, roundUp(c.n(), plan.nr));
   spreadBlocks(c, plan);
 
-  // TUNING-ONLY
-  auto env = [](const char *n, int64_t d) {
-    const char *v = getenv(n);
-    return v ? atoll(v) : d;
-  };
-  if (env("NNC_KC", 0) && plan.kind == GemmPlan::Kind::OuterProduct)
-    blockK(c, env("NNC_KC", 0), 1, plan);
-  plan.mc = env("NNC_MC", plan.mc);
-  plan.nc = env("NNC_NC", plan.nc);
-  if (getenv("NNC_DUMP"))
-    fprintf(stderr,
-            "plan M=%ld N=%ld K=%ld kind=%d mr=%ld nr=%ld mc=%ld nc=%ld "
-            "blockdims=%u chunk=%ld pack=%d\n",
-            (long)c.m(), (long)c.n(), (long)c.k(), (int)plan.kind,
-            (long)plan.mr, (long)plan.nr, (long)plan.mc, (long)plan.nc,
-            plan.numBlockDims, (long)plan.chunk, (int)plan.packB);
   int64_t trip = innermostTrip(c, plan);
   if (plan.kind == GemmPlan::Kind::Dot)
     trip /= lanes;
