@@ -1,6 +1,7 @@
 """Training against PyTorch autograd, through the bench program.
 
-    python3 gradients.py --nnc NNC --work DIR [--batch N] [--no-train] MODEL.nn
+    python3 gradients.py --nnc NNC --work DIR [--batch N] [--no-train]
+                         [--target=cpu|cuda] [--precision=...] MODEL.nn
 
 Compiles the model with `nnc -o`, then
 - runs one `forward_backward` step with --dump and compares the loss and
@@ -150,6 +151,7 @@ def main():
                         help="compute the reference in float32: max pooling "
                         "makes gradients discontinuous, and a float64 forward "
                         "pass picks other winners among near-ties")
+    oracle.add_target_arguments(parser)
     parser.add_argument("model")
     args = parser.parse_args()
     name = os.path.basename(args.model)[:-3]
@@ -158,7 +160,7 @@ def main():
     dtype = torch.get_default_dtype()
     os.makedirs(args.work, exist_ok=True)
     bench = os.path.join(args.work, name + "-bench")
-    cmd = [args.nnc, args.model, "-o", bench]
+    cmd = [args.nnc, args.model, "-o", bench] + oracle.target_flags(args)
     if args.batch:
         cmd.append("--batch=%d" % args.batch)
     subprocess.run(cmd, check=True)
@@ -211,7 +213,7 @@ def main():
             # The update itself, so a missing update cannot pass.
             checks.append(("update of " + k, tr[k] - fb[k], want - fb[k]))
 
-    return oracle.report(checks)
+    return oracle.report(checks, oracle.tolerance(args))
 
 
 if __name__ == "__main__":

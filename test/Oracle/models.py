@@ -1,6 +1,7 @@
 """Whole models against PyTorch, through the bench program.
 
-    python3 models.py --nnc NNC --work DIR [--batch N] [--cifar10] MODEL
+    python3 models.py --nnc NNC --work DIR [--batch N] [--cifar10]
+                      [--target=cpu|cuda] [--precision=fp32|tf32|bf16] MODEL
 
 Compiles models/MODEL.nn with `nnc -o`, runs one forward step of the bench
 program with --dump, and recomputes the output from the dumped parameters
@@ -101,13 +102,15 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--batch", type=int, default=2)
     parser.add_argument("--cifar10", action="store_true")
+    oracle.add_target_arguments(parser)
     parser.add_argument("model", choices=sorted(MODELS))
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     bench = os.path.join(args.work, args.model + "-bench")
     dump = os.path.join(args.work, args.model + "-dump.npz")
     subprocess.run([args.nnc, os.path.join(args.models, args.model + ".nn"),
-                    "--batch=%d" % args.batch, "-o", bench], check=True)
+                    "--batch=%d" % args.batch, "-o", bench] +
+                   oracle.target_flags(args), check=True)
     flags = ["--steps=1", "--warmup=0", "--threads=2", "--seed=7",
              "--dump=" + dump]
     if args.cifar10:
@@ -129,7 +132,7 @@ def main():
     want = MODELS[args.model](params, images.astype(np.float64))
     checks.append(("%s forward (batch %d)" % (args.model, args.batch),
                    arrays["output0"], want))
-    return oracle.report(checks)
+    return oracle.report(checks, oracle.tolerance(args))
 
 
 if __name__ == "__main__":

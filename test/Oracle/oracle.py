@@ -98,12 +98,31 @@ def close(got, want, rtol=1e-4):
     return err <= rtol, err
 
 
-def report(checks):
+def add_target_arguments(parser):
+    """--target and --precision, passed on to nnc; the tolerance follows."""
+    parser.add_argument("--target", choices=("cpu", "cuda"), default="cpu")
+    parser.add_argument("--precision", choices=("fp32", "tf32", "bf16"),
+                        default="fp32")
+
+
+def target_flags(args):
+    flags = ["--target=" + args.target]
+    if args.target == "cuda":
+        flags.append("--precision=" + args.precision)
+    return flags
+
+
+def tolerance(args):
+    """1e-4 relative in f32; TF32 and bf16 round operands to 10 and 7 bits."""
+    return 1e-4 if args.precision == "fp32" else 1e-2
+
+
+def report(checks, rtol=1e-4):
     """Prints one line per (name, got, want) check and a closing
     "N passed, N failed" line; returns the process exit status."""
     failed = 0
     for name, got, want in checks:
-        ok, err = close(np.asarray(got, np.float64), want)
+        ok, err = close(np.asarray(got, np.float64), want, rtol)
         print("%s: %s (max relative error %.2e)" %
               ("match" if ok else "MISMATCH", name, err))
         failed += not ok

@@ -8,7 +8,9 @@
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -28,6 +30,10 @@ void nnc::registerLLVMTranslations(mlir::DialectRegistry &registry) {
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
   mlir::registerOpenMPDialectTranslation(registry);
+  // The CUDA target: kernels to PTX (NVVM), the binary into the object.
+  mlir::registerGPUDialectTranslation(registry);
+  mlir::gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
+  mlir::registerNVVMDialectTranslation(registry);
 }
 
 static mlir::LogicalResult fail(const Twine &message) {
@@ -84,7 +90,8 @@ static int64_t hostCacheBytes(int level) {
       break;
     if (read("level") != std::to_string(level) || type == "Instruction")
       continue;
-    StringRef size = read("size");
+    std::string text = read("size");
+    StringRef size = text;
     int64_t scale = size.consume_back("K")   ? 1024
                     : size.consume_back("M") ? 1024 * 1024
                                              : 1;

@@ -30,8 +30,30 @@ std::string nnc::findRuntimeDir(const char *argv0) {
   return std::string(dir);
 }
 
+/// The CUDA target's libraries and flags: the runtime's CUDA archive, then
+/// what the CUDA libraries need (nnrt_cuda.ldflags, written at configure
+/// time: -L, rpath and -l flags of cudart, cuDNN and cuBLASLt).
+static mlir::LogicalResult cudaLinkFlags(StringRef runtimeDir,
+                                         std::vector<std::string> &flags) {
+  SmallString<256> lib(runtimeDir), ldflags(runtimeDir);
+  sys::path::append(lib, "libnnrt_cuda.a");
+  sys::path::append(ldflags, "nnrt_cuda.ldflags");
+  auto buffer = MemoryBuffer::getFile(ldflags);
+  if (!sys::fs::exists(lib) || !buffer)
+    return fail("cannot find the CUDA runtime ('" + lib + "' and '" + ldflags +
+                "'): build the nnrt_cuda target, or set "
+                "NNC_RUNTIME_DIR");
+  flags.push_back(lib.str().str());
+  SmallVector<StringRef> words;
+  (*buffer)->getBuffer().split(words, ' ', -1, /*KeepEmpty=*/false);
+  for (StringRef word : words)
+    if (!word.trim().empty())
+      flags.push_back(word.trim().str());
+  return mlir::success();
+}
+
 mlir::LogicalResult nnc::linkExecutable(StringRef object, StringRef output,
-                                        StringRef runtimeDir) {
+                                        StringRef runtimeDir, Target target) {
   std::string cxx = NNC_LINKER;
   if (std::optional<std::string> env = sys::Process::GetEnv("NNC_CXX"))
     cxx = *env;
@@ -54,8 +76,25 @@ mlir::LogicalResult nnc::linkExecutable(StringRef object, StringRef output,
   SmallString<128> log;
   if (std::error_code ec = sys::fs::createTemporaryFile("nnc-link", "log", log))
     return fail("cannot create a temporary file: " + ec.message());
-  SmallVector<StringRef> args = {*program, "-fopenmp", object, mainLib,
-                                 rtLib,    "-lm",      "-o",   output};
+  // The archives in dependency order: the bench's main, the CUDA runtime
+  // (its device is found through a weak reference, hence --undefined), the
+  // common runtime; then the shared libraries.
+  std::vector<std::string> cudaFlags;
+  if (target == Target::CUDA && failed(cudaLinkFlags(runtimeDir, cudaFlags)))
+    return mlir::failure();
+  SmallVector<StringRef> args = {*program, "-fopenmp", object};
+  if (target == Target::CUDA)
+    args.push_back("-Wl,--undefined=nnrt_cuda_device");
+  args.push_back(mainLib);
+  if (!cudaFlags.empty())
+    args.push_back(cudaFlags.front());
+  args.push_back(rtLib);
+  for (const std::string &flag :
+       ArrayRef(cudaFlags).drop_front(cudaFlags.empty() ? 0 : 1))
+    args.push_back(flag);
+  for (StringRef a : {"-lm", "-o"})
+    args.push_back(a);
+  args.push_back(output);
   std::optional<StringRef> redirects[] = {std::nullopt, log.str(), log.str()};
   std::string error;
   int rc = sys::ExecuteAndWait(*program, args, std::nullopt, redirects, 0, 0,

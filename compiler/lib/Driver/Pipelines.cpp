@@ -24,13 +24,19 @@ llvm::ArrayRef<StageInfo> nnc::getStages() {
       {Stage::NN, "nn", "the verified nn dialect (forward and loss)"},
       {Stage::NNTrain, "nn-train",
        "plus the training functions: forward_backward, eval, train_step"},
-      {Stage::Linalg, "linalg", "layers and losses as linalg on tensors"},
+      {Stage::Linalg, "linalg", "layers and losses as linalg on tensors", true,
+       false},
+      {Stage::Linalg, "cuda-calls",
+       "cuDNN and cuBLASLt calls, the rest as linalg on tensors", false, true},
       {Stage::Bufferized, "bufferized",
        "on buffers, with parameters, inputs and outputs passed in"},
+      {Stage::GPU, "gpu", "host functions launching outlined GPU kernels",
+       false, true},
+      {Stage::PTX, "ptx", "the GPU kernels' PTX", false, true},
       {Stage::LLVMMLIR, "llvm-mlir",
-       "the LLVM dialect: OpenMP loops and the model description"},
-      {Stage::LLVMIR, "llvm-ir", "LLVM IR, optimised for the target CPU"},
-      {Stage::Asm, "asm", "assembly for the target CPU"},
+       "the LLVM dialect (host code) with the model description"},
+      {Stage::LLVMIR, "llvm-ir", "LLVM IR, optimised for the host CPU"},
+      {Stage::Asm, "asm", "assembly for the host CPU"},
       {Stage::Obj, "obj", "an object file"},
       {Stage::Exe, "exe",
        "the bench program: the object linked with the runtime (the default "
@@ -39,11 +45,11 @@ llvm::ArrayRef<StageInfo> nnc::getStages() {
   return stages;
 }
 
-std::optional<Stage> nnc::parseStage(llvm::StringRef name) {
+const StageInfo *nnc::findStage(llvm::StringRef name) {
   for (const StageInfo &info : getStages())
     if (info.name == name)
-      return info.stage;
-  return std::nullopt;
+      return &info;
+  return nullptr;
 }
 
 void nnc::buildNNCleanupPipeline(mlir::OpPassManager &pm) {
@@ -67,7 +73,7 @@ void nnc::buildNNToLinalgPipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCSEPass());
 }
 
-void nnc::buildCPUBufferizePipeline(mlir::OpPassManager &pm) {
+void nnc::buildBufferizePipeline(mlir::OpPassManager &pm) {
   pm.addPass(createNNParamsToArguments());
   // Every op that starts from a filled tensor fills its own buffer.
   pm.addNestedPass<mlir::func::FuncOp>(createNNDuplicateSharedFills());
@@ -133,17 +139,80 @@ void nnc::buildCPULLVMPipeline(mlir::OpPassManager &pm,
   pm.addPass(createNNPackedEntryPoints());
 }
 
+void nnc::buildNNToCUDAPipeline(mlir::OpPassManager &pm,
+                                const CUDAOptions &options) {
+  pm.addPass(createNNRecordLayers());
+  ConvertNNToCUDAOptions calls;
+  calls.precision = options.precision;
+  pm.addPass(createConvertNNToCUDA(calls));
+  pm.addPass(createConvertNNToLinalg());
+  pm.addPass(mlir::createLinalgElementwiseOpFusionPass());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+}
+
+void nnc::buildCUDAKernelsPipeline(mlir::OpPassManager &pm) {
+  pm.addPass(createNNExportModelInterface());
+  pm.addNestedPass<mlir::func::FuncOp>(createNNGPUHostBuffers());
+  pm.addNestedPass<mlir::func::FuncOp>(createNNLinalgToGPU());
+  if (failed(mlir::parsePassPipeline("gpu-kernel-outlining", pm)))
+    llvm::report_fatal_error("nnc: invalid built-in CUDA pipeline");
+  pm.addPass(createNNGPUOneModule());
+  pm.addNestedPass<mlir::func::FuncOp>(createNNGPUStream());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+}
+
+void nnc::buildCUDABinaryPipeline(mlir::OpPassManager &pm,
+                                  const CUDAOptions &options, bool ptxOnly) {
+  // PTX 8.0 is what CUDA 12.0 and later assemble, for sm_90.
+  std::string pipeline =
+      "nvvm-attach-target{chip=" + options.arch +
+      " features=+ptx80 O=3},gpu.module(lower-affine,convert-scf-to-cf,"
+      "convert-gpu-to-nvvm,canonicalize,"
+      "cse,reconcile-unrealized-casts),gpu-module-to-binary{format=" +
+      (ptxOnly ? std::string("isa") : std::string("fatbin")) +
+      (options.toolkit.empty() ? "" : " toolkit=" + options.toolkit) + "}";
+  if (failed(mlir::parsePassPipeline(pipeline, pm)))
+    llvm::report_fatal_error("nnc: invalid built-in CUDA binary pipeline");
+}
+
+void nnc::buildCUDAHostPipeline(mlir::OpPassManager &pm) {
+  static const char *kLowering =
+      "lower-affine,expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+      "finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"
+      "convert-cf-to-llvm,convert-func-to-llvm,gpu-to-llvm,"
+      "reconcile-unrealized-casts";
+  if (failed(mlir::parsePassPipeline(kLowering, pm)))
+    llvm::report_fatal_error("nnc: invalid built-in CUDA host pipeline");
+  pm.addPass(createNNPackedEntryPoints());
+}
+
 void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage,
-                            const CPUTuning &tuning) {
+                            const PipelineOptions &options) {
+  bool cuda = options.target == Target::CUDA;
   buildNNCleanupPipeline(pm);
   if (stage >= Stage::NNTrain)
     buildNNTrainingPipeline(pm);
-  if (stage >= Stage::Linalg)
-    buildNNToLinalgPipeline(pm);
+  if (stage >= Stage::Linalg) {
+    if (cuda)
+      buildNNToCUDAPipeline(pm, options.cuda);
+    else
+      buildNNToLinalgPipeline(pm);
+  }
   if (stage >= Stage::Bufferized)
-    buildCPUBufferizePipeline(pm);
+    buildBufferizePipeline(pm);
+  if (!cuda) {
+    if (stage >= Stage::LLVMMLIR)
+      buildCPULLVMPipeline(pm, options.cpu);
+    return;
+  }
+  if (stage >= Stage::GPU)
+    buildCUDAKernelsPipeline(pm);
+  if (stage >= Stage::PTX)
+    buildCUDABinaryPipeline(pm, options.cuda, stage == Stage::PTX);
   if (stage >= Stage::LLVMMLIR)
-    buildCPULLVMPipeline(pm, tuning);
+    buildCUDAHostPipeline(pm);
 }
 
 void nnc::registerPipelines() {
@@ -157,9 +226,19 @@ void nnc::registerPipelines() {
                                    "Lower nn to linalg on tensors and clean up",
                                    buildNNToLinalgPipeline);
   mlir::PassPipelineRegistration<>(
-      "nn-cpu-bufferize-pipeline",
-      "Bufferize with the compiled calling convention",
-      buildCPUBufferizePipeline);
+      "nn-bufferize-pipeline", "Bufferize with the compiled calling convention",
+      buildBufferizePipeline);
+  mlir::PassPipelineRegistration<>(
+      "nn-to-cuda-pipeline",
+      "Library calls for cuDNN and cuBLASLt, the rest to linalg, fused",
+      [](mlir::OpPassManager &pm) { buildNNToCUDAPipeline(pm); });
+  mlir::PassPipelineRegistration<>(
+      "nn-cuda-kernels-pipeline",
+      "Bufferized host code to outlined GPU kernels on one stream",
+      buildCUDAKernelsPipeline);
+  mlir::PassPipelineRegistration<>("nn-cuda-host-pipeline",
+                                   "CUDA host code to the LLVM dialect",
+                                   buildCUDAHostPipeline);
   mlir::PassPipelineRegistration<>(
       "nn-cpu-llvm-pipeline",
       "Bufferized nn model to the LLVM dialect, with its description",

@@ -16,7 +16,9 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/AllInterfaces.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -28,6 +30,7 @@
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Transforms/Passes.h"
 
 void nnc::registerAllDialects(mlir::DialectRegistry &registry) {
@@ -36,7 +39,8 @@ void nnc::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::math::MathDialect, mlir::tensor::TensorDialect,
                   mlir::bufferization::BufferizationDialect,
                   mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
-                  mlir::LLVM::LLVMDialect, mlir::omp::OpenMPDialect>();
+                  mlir::LLVM::LLVMDialect, mlir::omp::OpenMPDialect,
+                  mlir::gpu::GPUDialect, mlir::NVVM::NVVMDialect>();
   // Interface models of the upstream dialects: bufferization of the ops the
   // CPU pipeline produces, and the extensions (conversion to LLVM, ...).
   mlir::arith::registerBufferizableOpInterfaceExternalModels(registry);
@@ -46,6 +50,8 @@ void nnc::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::scf::registerBufferizableOpInterfaceExternalModels(registry);
   mlir::tensor::registerBufferizableOpInterfaceExternalModels(registry);
   mlir::registerAllExtensions(registry);
+  // The CUDA target's kernels: #nvvm.target serialises them to PTX/cubin.
+  mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);
 }
 
 void nnc::registerAllPasses() {

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LoopUtils.h"
 #include "nnc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -90,22 +91,8 @@ struct NNSequentialInnerParallelLoopsPass
         inner.push_back(op);
     });
     IRRewriter rewriter(&getContext());
-    for (scf::ParallelOp op : inner) {
-      rewriter.setInsertionPoint(op);
-      SmallVector<Value> ivs;
-      Location loc = op.getLoc();
-      for (auto [lb, ub, step] :
-           llvm::zip(op.getLowerBound(), op.getUpperBound(), op.getStep())) {
-        auto loop = scf::ForOp::create(rewriter, loc, lb, ub, step);
-        ivs.push_back(loop.getInductionVar());
-        rewriter.setInsertionPoint(loop.getBody()->getTerminator());
-      }
-      Block *body = op.getBody();
-      rewriter.eraseOp(body->getTerminator()); // scf.reduce, no operands
-      rewriter.inlineBlockBefore(body, rewriter.getInsertionBlock(),
-                                 rewriter.getInsertionPoint(), ivs);
-      rewriter.eraseOp(op);
-    }
+    for (scf::ParallelOp op : inner)
+      nnc::sequentialize(rewriter, op);
   }
 };
 } // namespace

@@ -57,6 +57,19 @@ cl::opt<bool> listStages("help-list-stages",
 cl::opt<std::string> target("target", cl::desc("Code generation target"),
                             cl::value_desc("cpu|cuda"), cl::init("cpu"),
                             cl::cat(nncCategory));
+cl::opt<std::string>
+    precision("precision",
+              cl::desc("CUDA: how convolutions and matrix products compute: "
+                       "fp32 (default), tf32 (TF32 tensor cores), bf16 "
+                       "(bf16 operands, f32 accumulation)"),
+              cl::value_desc("fp32|tf32|bf16"), cl::init("fp32"),
+              cl::cat(nncCategory));
+cl::opt<std::string> gpuArch("gpu-arch",
+                             cl::desc("CUDA: the GPU the kernels are built "
+                                      "for (default sm_90; PTX is kept for "
+                                      "newer GPUs)"),
+                             cl::value_desc("sm_NN"), cl::init("sm_90"),
+                             cl::cat(nncCategory));
 cl::opt<std::string> cpu("cpu",
                          cl::desc("Target CPU for code generation (default: "
                                   "the host's)"),
@@ -86,7 +99,7 @@ void printVersion(raw_ostream &os) {
 }
 /// Writes the object to a temporary file and links it into the program.
 int linkProgram(mlir::ModuleOp module, const nnc::CodegenOptions &codegen,
-                const char *argv0) {
+                const char *argv0, nnc::Target target) {
   SmallString<128> object;
   int fd;
   if (std::error_code ec =
@@ -101,7 +114,7 @@ int linkProgram(mlir::ModuleOp module, const nnc::CodegenOptions &codegen,
       return fail("cannot write '" + object + "': " + os.error().message());
   }
   return failed(nnc::linkExecutable(object, outputFile,
-                                    nnc::findRuntimeDir(argv0)))
+                                    nnc::findRuntimeDir(argv0), target))
              ? 1
              : 0;
 }
@@ -128,30 +141,53 @@ int main(int argc, char **argv) {
 
   if (listStages) {
     for (const nnc::StageInfo &s : nnc::getStages())
-      outs() << "  " << left_justify(s.name, 12) << s.help << "\n";
+      outs() << "  " << left_justify(s.name, 12)
+             << (s.cpu && s.cuda ? ""
+                 : s.cpu         ? "(cpu) "
+                                 : "(cuda) ")
+             << s.help << "\n";
     return 0;
   }
+
+  if (target != "cpu" && target != "cuda")
+    return fail("unknown --target '" + target + "'; expected cpu or cuda");
+  bool cuda = target == "cuda";
+  if (cuda && !NNC_HAVE_CUDA)
+    return fail("this nnc was built without the CUDA target (the CUDA "
+                "toolkit or cuDNN was not found at configure time)");
+  if (precision != "fp32" && precision != "tf32" && precision != "bf16")
+    return fail("unknown --precision '" + precision +
+                "'; expected fp32, tf32 or bf16");
+  if (!cuda && precision.getNumOccurrences())
+    return fail("--precision applies to --target=cuda");
+  if (!StringRef(gpuArch).starts_with("sm_") ||
+      StringRef(gpuArch).drop_front(3).empty() ||
+      !all_of(StringRef(gpuArch).drop_front(3), isDigit))
+    return fail("--gpu-arch expects sm_NN (e.g. sm_90), got '" + gpuArch + "'");
 
   // With -o and no --emit, nnc builds the bench program.
   nnc::Stage stage = outputFile != "-" ? nnc::Stage::Exe : nnc::kDefaultStage;
   if (!emit.empty()) {
-    std::optional<nnc::Stage> parsed = nnc::parseStage(emit);
-    if (!parsed) {
+    const nnc::StageInfo *info = nnc::findStage(emit);
+    if (!info) {
       SmallVector<StringRef> names;
       for (const nnc::StageInfo &s : nnc::getStages())
-        names.push_back(s.name);
-      return fail("unknown --emit stage '" + emit +
-                  "'; stages are: " + join(names, ", "));
+        if (cuda ? s.cuda : s.cpu)
+          names.push_back(s.name);
+      return fail("unknown --emit stage '" + emit + "'; stages for --target=" +
+                  target + " are: " + join(names, ", "));
     }
-    stage = *parsed;
+    if (!(cuda ? info->cuda : info->cpu))
+      return fail("--emit=" + emit +
+                  " belongs to --target=" + (cuda ? "cpu" : "cuda") +
+                  (cuda ? "; with --target=cuda, --emit=cuda-calls shows "
+                          "the library calls and the linalg ops the kernels "
+                          "come from"
+                        : ""));
+    stage = info->stage;
   }
   if (stage == nnc::Stage::Exe && outputFile == "-")
     return fail("the exe stage writes a program: give it a name with -o FILE");
-  if (target != "cpu" && target != "cuda")
-    return fail("unknown --target '" + target + "'; expected cpu or cuda");
-  if (target == "cuda" && !NNC_HAVE_CUDA)
-    return fail("this nnc was built without the CUDA target (the CUDA "
-                "toolkit or cuDNN was not found at configure time)");
 
   nnc::ModelOptions options;
   for (const std::string &s : sets) {
@@ -198,13 +234,16 @@ int main(int argc, char **argv) {
   if (stage >= nnc::Stage::LLVMMLIR && !(*module)->hasAttr("nn.build")) {
     mlir::Builder b(&context);
     std::string cpuName = cpu.empty() ? sys::getHostCPUName().str() : cpu;
-    (*module)->setAttr(
-        "nn.build",
-        b.getDictionaryAttr(
-            {b.getNamedAttr("compiler", b.getStringAttr("nnc " NNC_VERSION)),
-             b.getNamedAttr("llvm", b.getStringAttr(LLVM_VERSION_STRING)),
-             b.getNamedAttr("target", b.getStringAttr(target)),
-             b.getNamedAttr("cpu", b.getStringAttr(cpuName))}));
+    SmallVector<mlir::NamedAttribute> build = {
+        b.getNamedAttr("compiler", b.getStringAttr("nnc " NNC_VERSION)),
+        b.getNamedAttr("llvm", b.getStringAttr(LLVM_VERSION_STRING)),
+        b.getNamedAttr("target", b.getStringAttr(target)),
+        b.getNamedAttr("cpu", b.getStringAttr(cpuName))};
+    if (cuda) {
+      build.push_back(b.getNamedAttr("precision", b.getStringAttr(precision)));
+      build.push_back(b.getNamedAttr("gpu_arch", b.getStringAttr(gpuArch)));
+    }
+    (*module)->setAttr("nn.build", b.getDictionaryAttr(build));
   }
 
   mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
@@ -217,15 +256,19 @@ int main(int argc, char **argv) {
   nnc::CodegenOptions codegen;
   codegen.cpu = cpu;
   codegen.features = mattr;
-  nnc::CPUTuning tuning;
-  if (stage >= nnc::Stage::LLVMMLIR)
-    tuning = nnc::describeCPU(codegen);
-  nnc::buildPipelineUpTo(pm, stage, tuning);
+  nnc::PipelineOptions pipeline;
+  pipeline.target = cuda ? nnc::Target::CUDA : nnc::Target::CPU;
+  if (!cuda && stage >= nnc::Stage::LLVMMLIR)
+    pipeline.cpu = nnc::describeCPU(codegen);
+  pipeline.cuda.precision = precision;
+  pipeline.cuda.arch = gpuArch;
+  pipeline.cuda.toolkit = nnc::findCUDAToolkit();
+  nnc::buildPipelineUpTo(pm, stage, pipeline);
   if (failed(pm.run(*module)))
     return 1;
 
   if (stage == nnc::Stage::Exe)
-    return linkProgram(*module, codegen, argv[0]);
+    return linkProgram(*module, codegen, argv[0], pipeline.target);
 
   if (stage == nnc::Stage::Obj && outputFile == "-" &&
       sys::Process::StandardOutIsDisplayed())
@@ -233,7 +276,10 @@ int main(int argc, char **argv) {
   auto output = mlir::openOutputFile(outputFile, &errorMessage);
   if (!output)
     return fail(errorMessage);
-  if (stage <= nnc::kLastMLIRStage) {
+  if (stage == nnc::Stage::PTX) {
+    if (failed(nnc::printPTX(*module, output->os())))
+      return 1;
+  } else if (stage <= nnc::kLastMLIRStage) {
     module->print(output->os());
     output->os() << "\n";
   } else {

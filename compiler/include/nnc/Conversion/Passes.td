@@ -27,4 +27,37 @@ def ConvertNNToLinalg : Pass<"convert-nn-to-linalg", "::mlir::ModuleOp"> {
   ];
 }
 
+def ConvertNNToCUDA : Pass<"convert-nn-to-cuda", "::mlir::ModuleOp"> {
+  let summary = "Convolutions, pooling, LRN and matrix products as calls into libnnrt's CUDA part";
+  let description = [{
+    Runs on the nn dialect, before convert-nn-to-linalg. Convolutions (and
+    their input and filter gradients), max pooling (and its gradient),
+    average pooling and LRN (and LRN's gradient) become cuDNN calls, matrix
+    products cuBLASLt calls with a following bias_add and relu fused into
+    the epilogue. Each call reads its operands through
+    `bufferization.to_buffer`, writes a fresh `memref.alloc` and yields it
+    through `bufferization.to_tensor`, so it bufferizes with the generated
+    code around it; the callee is declared with memrefs of dynamic shape and
+    the C interface, and receives the layer's name and source location for
+    its error messages. TensorFlow's asymmetric SAME padding is made
+    explicit (the runtime pads symmetrically). Ops outside what the
+    libraries do like TensorFlow (average pooling with asymmetric padding,
+    LRN beyond cuDNN's window) stay for the generated kernels.
+    docs/cuda-runtime.md documents the calls.
+  }];
+  let options = [
+    Option<"precision", "precision", "std::string", "\"fp32\"",
+           "fp32, tf32 (TF32 tensor cores allowed) or bf16">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 #endif // NNC_CONVERSION_PASSES_TD

@@ -41,7 +41,15 @@ mlir::LogicalResult emitLLVM(mlir::ModuleOp module, Stage stage,
 /// the linker's output, to stderr.
 mlir::LogicalResult linkExecutable(llvm::StringRef object,
                                    llvm::StringRef output,
-                                   llvm::StringRef runtimeDir);
+                                   llvm::StringRef runtimeDir,
+                                   Target target = Target::CPU);
+
+/// Writes the PTX of every GPU module of `module` (the ptx stage).
+mlir::LogicalResult printPTX(mlir::ModuleOp module, llvm::raw_ostream &os);
+
+/// The CUDA toolkit nnc hands to ptxas and fatbinary: $NNC_CUDA_PATH, else
+/// the one found when nnc was configured (empty: PATH is searched).
+std::string findCUDAToolkit();
 
 /// Where nnc's runtime libraries are: $NNC_RUNTIME_DIR, else the `lib`
 /// directory beside the one holding the nnc executable (`argv0`).

@@ -121,6 +121,58 @@ def NNCopiesToLinalg : Pass<"nn-copies-to-linalg", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def NNGPUHostBuffers : Pass<"nn-gpu-host-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Allocations and copies of host functions on the GPU";
+  let description = [{
+    Runs on bufferized host functions for the CUDA target, where every
+    buffer is device memory: `memref.alloc` and `memref.dealloc` become
+    `gpu.alloc` and `gpu.dealloc` (the runtime's pool), a copy of a whole
+    dense buffer `gpu.memcpy`, any other copy `linalg.copy` (a kernel).
+    Constant globals, which only the host could read, are refused.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
+def NNLinalgToGPU : Pass<"nn-linalg-to-gpu", "::mlir::func::FuncOp"> {
+  let summary = "Every linalg op of a host function as a GPU kernel";
+  let description = [{
+    Runs on bufferized host functions for the CUDA target. Each linalg op
+    becomes parallel loops over its parallel dimensions (its reductions run
+    sequentially inside each thread), launched as one `gpu.launch` with one
+    thread per iteration: the iterations are flattened, blocks of 256
+    threads (fewer for small ops) cover them, and each thread delinearises
+    its index. Ops without loops (scalar updates) run on one thread.
+    gpu-kernel-outlining then moves each launch into a kernel.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def NNGPUOneModule : Pass<"nn-gpu-one-module", "::mlir::ModuleOp"> {
+  let summary = "Gather the outlined kernels into one gpu.module";
+  let description = [{
+    gpu-kernel-outlining makes a `gpu.module` per kernel; each would be
+    assembled (ptxas) and loaded on its own. The kernels move into one
+    module, `@nnc_kernels`, each named after the module it came from (unique
+    by construction), and every `gpu.launch_func` refers to its new place.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def NNGPUStream : Pass<"nn-gpu-stream", "::mlir::func::FuncOp"> {
+  let summary = "Chain a host function's GPU work on one stream";
+  let description = [{
+    Runs on host functions after kernel outlining. A `gpu.wait async` at
+    entry gives the stream (the runtime's one compute stream); every
+    `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy` and `gpu.launch_func` becomes
+    asynchronous, depending on the one before. Nothing waits for the device:
+    the caller synchronises, and a whole step can be captured into a CUDA
+    graph. The runtime's library calls use the same stream.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def NNCPUVectorize : Pass<"nn-cpu-vectorize", "::mlir::func::FuncOp"> {
   let summary = "Tile and vectorise the linalg ops left after contractions";
   let description = [{

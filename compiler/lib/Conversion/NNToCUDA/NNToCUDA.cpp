@@ -1,0 +1,59 @@
+//===- NNToCUDA.cpp - the convert-nn-to-cuda pass -------------------------===//
+//
+// Part of nnc. Assembles the per-family patterns; ops they leave (the
+// elementwise rest, losses, what the libraries cannot do like TensorFlow)
+// are lowered by convert-nn-to-linalg and become generated kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnc/Conversion/NNToCUDA/NNToCUDA.h"
+#include "nnc/Conversion/Passes.h"
+
+#include "nn/IR/NNDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace nnc {
+#define GEN_PASS_DEF_CONVERTNNTOCUDA
+#include "nnc/Conversion/Passes.h.inc"
+} // namespace nnc
+
+using namespace mlir;
+
+namespace {
+struct ConvertNNToCUDAPass
+    : nnc::impl::ConvertNNToCUDABase<ConvertNNToCUDAPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    nnc::CudaMath math;
+    if (precision == "fp32")
+      math = nnc::CudaMath::FP32;
+    else if (precision == "tf32")
+      math = nnc::CudaMath::TF32;
+    else if (precision == "bf16")
+      math = nnc::CudaMath::BF16;
+    else {
+      getOperation().emitError("unknown precision '")
+          << precision << "'; expected fp32, tf32 or bf16";
+      return signalPassFailure();
+    }
+    RewritePatternSet patterns(&getContext());
+    nnc::populateConvToCUDAPatterns(patterns, math);
+    nnc::populatePoolLRNToCUDAPatterns(patterns);
+    nnc::populateMatmulToCUDAPatterns(patterns, math);
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+      signalPassFailure();
+  }
+};
+} // namespace
