@@ -152,6 +152,8 @@ def main():
                         "makes gradients discontinuous, and a float64 forward "
                         "pass picks other winners among near-ties")
     oracle.add_target_arguments(parser)
+    parser.add_argument("--loss-scale", type=float,
+                        help="compile with static loss scaling")
     parser.add_argument("model")
     args = parser.parse_args()
     name = os.path.basename(args.model)[:-3]
@@ -161,6 +163,8 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     bench = os.path.join(args.work, name + "-bench")
     cmd = [args.nnc, args.model, "-o", bench] + oracle.target_flags(args)
+    if args.loss_scale:
+        cmd.append("--loss-scale=%g" % args.loss_scale)
     if args.batch:
         cmd.append("--batch=%d" % args.batch)
     subprocess.run(cmd, check=True)

@@ -57,8 +57,10 @@ void nnc::buildNNCleanupPipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCSEPass());
 }
 
-void nnc::buildNNTrainingPipeline(mlir::OpPassManager &pm) {
-  pm.addPass(createNNGenerateTraining());
+void nnc::buildNNTrainingPipeline(mlir::OpPassManager &pm, double lossScale) {
+  NNGenerateTrainingOptions training;
+  training.lossScale = lossScale;
+  pm.addPass(createNNGenerateTraining(training));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
 }
@@ -153,6 +155,7 @@ void nnc::buildNNToCUDAPipeline(mlir::OpPassManager &pm,
 
 void nnc::buildCUDAKernelsPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createNNExportModelInterface());
+  pm.addNestedPass<mlir::func::FuncOp>(createNNGPUSplitReductions());
   pm.addNestedPass<mlir::func::FuncOp>(createNNGPUHostBuffers());
   pm.addNestedPass<mlir::func::FuncOp>(createNNLinalgToGPU());
   if (failed(mlir::parsePassPipeline("gpu-kernel-outlining", pm)))
@@ -193,7 +196,7 @@ void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage,
   bool cuda = options.target == Target::CUDA;
   buildNNCleanupPipeline(pm);
   if (stage >= Stage::NNTrain)
-    buildNNTrainingPipeline(pm);
+    buildNNTrainingPipeline(pm, options.lossScale);
   if (stage >= Stage::Linalg) {
     if (cuda)
       buildNNToCUDAPipeline(pm, options.cuda);
@@ -221,7 +224,7 @@ void nnc::registerPipelines() {
   mlir::PassPipelineRegistration<>(
       "nn-training-pipeline",
       "Derive the training functions in nn and clean up",
-      buildNNTrainingPipeline);
+      [](mlir::OpPassManager &pm) { buildNNTrainingPipeline(pm); });
   mlir::PassPipelineRegistration<>("nn-to-linalg-pipeline",
                                    "Lower nn to linalg on tensors and clean up",
                                    buildNNToLinalgPipeline);

@@ -45,7 +45,7 @@ FailureOr<SmallVector<Value>> nnc::inlineCalls(func::FuncOp func,
 }
 
 FailureOr<llvm::StringMap<Value>>
-nnc::buildParameterGradients(func::FuncOp func, Value loss) {
+nnc::buildParameterGradients(func::FuncOp func, Value loss, double lossScale) {
   Block &block = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockTerminator(&block);
   Location loc = loss.getLoc();
@@ -58,11 +58,11 @@ nnc::buildParameterGradients(func::FuncOp func, Value loss) {
     if (!inserted)
       it->second = nn::AddOp::create(b, loc, it->second, g);
   };
-  accumulate(
-      loss, arith::ConstantOp::create(
-                b, loc,
-                DenseElementsAttr::get(
-                    lossType, b.getFloatAttr(lossType.getElementType(), 1.0))));
+  accumulate(loss, arith::ConstantOp::create(
+                       b, loc,
+                       DenseElementsAttr::get(
+                           lossType, b.getFloatAttr(lossType.getElementType(),
+                                                    lossScale))));
 
   llvm::StringMap<Value> paramGrads;
   SmallVector<Operation *> forward;

@@ -85,6 +85,8 @@ Value zerosLike(OpBuilder &b, Location loc, Type type) {
 
 struct NNGenerateTrainingPass
     : nnc::impl::NNGenerateTrainingBase<NNGenerateTrainingPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto loss = module.lookupSymbol<func::FuncOp>("loss");
@@ -132,12 +134,23 @@ struct NNGenerateTrainingPass
   FailureOr<SmallVector<Value>>
   gradients(OpBuilder &b, const LossCopy &c,
             MutableArrayRef<nn::ParameterOp> trainable) {
-    auto grads = nnc::buildParameterGradients(c.func, c.loss);
+    auto grads = nnc::buildParameterGradients(c.func, c.loss, lossScale);
     if (failed(grads))
       return failure();
     SmallVector<Value> out;
+    Value one;
     for (nn::ParameterOp p : trainable) {
       Value g = grads->lookup(p.getSymName());
+      if (g && lossScale != 1.0) {
+        // Back from the scaled loss's gradient: g * 1 * (1 / S).
+        if (!one)
+          one = arith::ConstantOp::create(
+              b, c.loss.getLoc(),
+              DenseElementsAttr::get(RankedTensorType::get({}, b.getF32Type()),
+                                     b.getF32FloatAttr(1.0f)));
+        g = nn::ScaleOp::create(b, g.getLoc(), g.getType(), g, one,
+                                b.getF64FloatAttr(1.0 / lossScale));
+      }
       out.push_back(g ? g : zerosLike(b, c.loss.getLoc(), p.getType()));
     }
     return out;

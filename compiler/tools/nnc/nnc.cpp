@@ -64,6 +64,12 @@ cl::opt<std::string>
                        "(bf16 operands, f32 accumulation)"),
               cl::value_desc("fp32|tf32|bf16"), cl::init("fp32"),
               cl::cat(nncCategory));
+cl::opt<double> lossScale(
+    "loss-scale",
+    cl::desc("Static loss scaling of the training step: the backward pass "
+             "runs on the loss times this (a power of two), gradients are "
+             "divided by it (default 1024 with --precision=bf16, else 1)"),
+    cl::value_desc("S"), cl::init(0.0), cl::cat(nncCategory));
 cl::opt<std::string> gpuArch("gpu-arch",
                              cl::desc("CUDA: the GPU the kernels are built "
                                       "for (default sm_90; PTX is kept for "
@@ -160,6 +166,9 @@ int main(int argc, char **argv) {
                 "'; expected fp32, tf32 or bf16");
   if (!cuda && precision.getNumOccurrences())
     return fail("--precision applies to --target=cuda");
+  if (lossScale.getNumOccurrences() &&
+      !(lossScale > 0 && std::isfinite(lossScale.getValue())))
+    return fail("--loss-scale must be a positive number");
   if (!StringRef(gpuArch).starts_with("sm_") ||
       StringRef(gpuArch).drop_front(3).empty() ||
       !all_of(StringRef(gpuArch).drop_front(3), isDigit))
@@ -261,6 +270,9 @@ int main(int argc, char **argv) {
   if (!cuda && stage >= nnc::Stage::LLVMMLIR)
     pipeline.cpu = nnc::describeCPU(codegen);
   pipeline.cuda.precision = precision;
+  pipeline.lossScale = lossScale.getNumOccurrences()
+                           ? lossScale.getValue()
+                           : (cuda && precision == "bf16" ? 1024.0 : 1.0);
   pipeline.cuda.arch = gpuArch;
   pipeline.cuda.toolkit = nnc::findCUDAToolkit();
   nnc::buildPipelineUpTo(pm, stage, pipeline);

@@ -72,6 +72,8 @@ struct CUDAOptions {
 
 struct PipelineOptions {
   Target target = Target::CPU;
+  /// Static loss scaling of the training functions (1: none).
+  double lossScale = 1.0;
   CPUTuning cpu;
   CUDAOptions cuda;
 };
@@ -85,7 +87,7 @@ void buildNNCleanupPipeline(mlir::OpPassManager &pm);
 
 /// The training functions derived in nn (nn-generate-training), then
 /// clean-up (dead gradients go).
-void buildNNTrainingPipeline(mlir::OpPassManager &pm);
+void buildNNTrainingPipeline(mlir::OpPassManager &pm, double lossScale = 1.0);
 
 /// nn to linalg on tensors (after recording the layer table), elementwise
 /// chains fused, then clean-up.

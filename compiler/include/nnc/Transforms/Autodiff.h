@@ -19,9 +19,12 @@ namespace nnc {
 /// `loss` (a rank-0 tensor computed in that block) with respect to every
 /// parameter read through nn.get_param. Returns the gradients by parameter
 /// name (parameters that do not affect the loss are absent), or failure
-/// after a diagnostic at the op that has no gradient.
+/// after a diagnostic at the op that has no gradient. With a `lossScale`
+/// other than 1 the backward pass runs on the loss times that scale (the
+/// gradients come out scaled).
 mlir::FailureOr<llvm::StringMap<mlir::Value>>
-buildParameterGradients(mlir::func::FuncOp func, mlir::Value loss);
+buildParameterGradients(mlir::func::FuncOp func, mlir::Value loss,
+                        double lossScale = 1.0);
 
 /// Replaces every func.call in `func` by the callee's body (single-block
 /// callees, recursively). Returns the values that replaced the results of

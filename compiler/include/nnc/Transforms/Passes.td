@@ -29,7 +29,16 @@ def NNGenerateTraining : Pass<"nn-generate-training", "::mlir::ModuleOp"> {
     `DifferentiableOpInterface`. When an op on the path to the loss has no
     gradient, the pass warns at that op and adds no training function: the
     model still compiles for inference.
+
+    With `loss-scale` S other than 1 (static loss scaling, for reduced
+    precision), the backward pass starts from S instead of 1, so small
+    gradients stay representable in bf16 operands, and every parameter
+    gradient is divided by S before it is returned or applied.
   }];
+  let options = [
+    Option<"lossScale", "loss-scale", "double", "1.0",
+           "Scale of the loss for the backward pass (gradients unscaled)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
@@ -119,6 +128,31 @@ def NNCopiesToLinalg : Pass<"nn-copies-to-linalg", "::mlir::func::FuncOp"> {
     a vectorised innermost loop like every other op.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def NNGPUSplitReductions
+    : Pass<"nn-gpu-split-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Split sums with few outputs into parallel partial sums";
+  let description = [{
+    Runs on buffers, before nn-linalg-to-gpu, which gives a GPU thread to
+    each output element and runs its reduction sequentially: a bias gradient
+    (64 channels summed over 73,728 positions) or a weight decay term (one
+    sum of 884,736 squares) would keep a handful of threads busy. A sum
+    (`out + f(inputs)`) whose outputs are fewer than `threads` and whose
+    reduction is longer than `chunk` has its outermost reduction dimension
+    that divides split in P pieces: the inputs are viewed with that
+    dimension as [P, size / P], partial sums [P, outputs] are computed in
+    parallel over P, then added to the output by a second, shorter sum.
+    Repeated while it applies.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", "32768",
+           "Parallel iterations wanted per op">,
+    Option<"chunk", "chunk", "int64_t", "256",
+           "Reductions no longer than this stay whole">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def NNGPUHostBuffers : Pass<"nn-gpu-host-buffers", "::mlir::func::FuncOp"> {

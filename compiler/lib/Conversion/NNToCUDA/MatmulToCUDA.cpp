@@ -39,17 +39,21 @@ struct MatmulToCUDA : OpRewritePattern<nn::MatmulOp> {
                             : op.getOperation();
     rewriter.setInsertionPoint(last);
     auto type = cast<RankedTensorType>(op.getType());
+    // bf16: A and B in bf16 storage, C and the bias in f32.
+    Type storage =
+        math == CudaMath::BF16 ? rewriter.getBF16Type() : rewriter.getF32Type();
+    Value lhs = castTensor(rewriter, op.getLoc(), op.getLhs(), storage);
+    Value rhs = castTensor(rewriter, op.getLoc(), op.getRhs(), storage);
     Value product;
     if (add) {
       scalars.push_back(Scalar::integer(relu ? 1 : 0));
       scalars.push_back(Scalar::integer(static_cast<int64_t>(math)));
-      product =
-          callRuntime(rewriter, last->getLoc(), "matmul_bias",
-                      {op.getLhs(), op.getRhs(), add.getBias()}, type, scalars);
+      product = callRuntime(rewriter, last->getLoc(), "matmul_bias",
+                            {lhs, rhs, add.getBias()}, type, scalars);
     } else {
       scalars.push_back(Scalar::integer(static_cast<int64_t>(math)));
-      product = callRuntime(rewriter, op.getLoc(), "matmul",
-                            {op.getLhs(), op.getRhs()}, type, scalars);
+      product = callRuntime(rewriter, op.getLoc(), "matmul", {lhs, rhs}, type,
+                            scalars);
     }
     rewriter.replaceOp(last, product);
     if (relu)

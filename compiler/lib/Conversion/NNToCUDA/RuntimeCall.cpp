@@ -10,7 +10,9 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/raw_ostream.h"
@@ -119,9 +121,38 @@ Value nnc::cuda::callRuntime(OpBuilder &b, Location loc, StringRef name,
   }
   args.push_back(stringAddress(b, loc, module, layerName(loc)));
   types.push_back(args.back().getType());
-  func::FuncOp fn = declare(b, module, name, types);
+  bool bf16 = llvm::any_of(types, [](Type t) {
+    auto m = dyn_cast<MemRefType>(t);
+    return m && m.getElementType().isBF16();
+  });
+  func::FuncOp fn =
+      declare(b, module, bf16 ? (name + "_bf16").str() : name.str(), types);
   func::CallOp::create(b, loc, fn, args);
   return bufferization::ToTensorOp::create(b, loc, resultType, out,
                                            /*restrict=*/b.getUnitAttr(),
                                            /*writable=*/b.getUnitAttr());
+}
+
+Value nnc::cuda::castTensor(OpBuilder &b, Location loc, Value x, Type element) {
+  auto type = cast<RankedTensorType>(x.getType());
+  if (type.getElementType() == element)
+    return x;
+  auto resultType = RankedTensorType::get(type.getShape(), element);
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), element);
+  unsigned rank = type.getRank();
+  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  bool narrower = element.getIntOrFloatBitWidth() <
+                  type.getElementType().getIntOrFloatBitWidth();
+  return linalg::GenericOp::create(
+             b, loc, resultType, ValueRange{x}, ValueRange{init}, maps, iters,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value v = narrower
+                             ? arith::TruncFOp::create(nb, l, element, args[0])
+                                   .getResult()
+                             : arith::ExtFOp::create(nb, l, element, args[0])
+                                   .getResult();
+               linalg::YieldOp::create(nb, l, v);
+             })
+      .getResult(0);
 }

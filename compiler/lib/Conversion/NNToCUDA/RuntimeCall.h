@@ -12,6 +12,8 @@
 // buffers. Declarations take memrefs of dynamic shape (one C interface per
 // call, whatever the shapes) and `llvm.emit_c_interface`, so the runtime
 // receives a pointer to each memref descriptor (docs/cuda-runtime.md).
+// Calls on bf16 storage go to `nnrt_cuda_<op>_bf16` (a declaration has one
+// signature; the runtime forwards them).
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +44,10 @@ mlir::Value callRuntime(mlir::OpBuilder &b, mlir::Location loc,
 
 /// "conv1 (models/alexnet.nn:8:7)": the layer's name and source location.
 std::string layerName(mlir::Location loc);
+
+/// `x` converted elementwise to `element` (truncf or extf), or `x` itself.
+mlir::Value castTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                       mlir::Type element);
 
 } // namespace nnc::cuda
 

@@ -128,6 +128,33 @@ void _mlir_ciface_nnrt_cuda_matmul_bias(NnrtDesc2 *a, NnrtDesc2 *b,
                                         int64_t relu, int64_t math,
                                         const char *layer);
 
+/* The same calls on bf16 storage (math 2): compiled code declares one
+ * function per signature, and its memrefs of bf16 are a type of their own
+ * in MLIR, so these names forward to the calls above. */
+void _mlir_ciface_nnrt_cuda_conv2d_bf16(NnrtDesc4 *x, NnrtDesc4 *w,
+                                        NnrtDesc4 *y, int64_t strideH,
+                                        int64_t strideW, int64_t dilationH,
+                                        int64_t dilationW, int64_t padH,
+                                        int64_t padW, int64_t math,
+                                        const char *layer);
+void _mlir_ciface_nnrt_cuda_conv2d_backprop_input_bf16(
+    NnrtDesc4 *dy, NnrtDesc4 *w, NnrtDesc4 *dx, int64_t strideH,
+    int64_t strideW, int64_t dilationH, int64_t dilationW, int64_t padH,
+    int64_t padW, int64_t math, const char *layer);
+void _mlir_ciface_nnrt_cuda_conv2d_backprop_filter_bf16(
+    NnrtDesc4 *x, NnrtDesc4 *dy, NnrtDesc4 *dw, int64_t strideH,
+    int64_t strideW, int64_t dilationH, int64_t dilationW, int64_t padH,
+    int64_t padW, int64_t math, const char *layer);
+void _mlir_ciface_nnrt_cuda_matmul_bf16(NnrtDesc2 *a, NnrtDesc2 *b,
+                                        NnrtDesc2 *c, int64_t transA,
+                                        int64_t transB, int64_t math,
+                                        const char *layer);
+void _mlir_ciface_nnrt_cuda_matmul_bias_bf16(NnrtDesc2 *a, NnrtDesc2 *b,
+                                             NnrtDesc1 *bias, NnrtDesc2 *c,
+                                             int64_t transA, int64_t transB,
+                                             int64_t relu, int64_t math,
+                                             const char *layer);
+
 #ifdef __cplusplus
 }
 #endif
