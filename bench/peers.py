@@ -5,6 +5,7 @@ Each model mirrors its .nn file: TensorFlow's asymmetric SAME padding, LRN
 with TensorFlow's alpha, the same losses and optimizer, so both sides do the
 same arithmetic."""
 
+import contextlib
 import json
 import sys
 import time
@@ -124,20 +125,40 @@ def forward_flops(model, x):
     return total[0]
 
 
-def timed(fn, steps, warmup):
+def timed(fn, steps, warmup, device="cpu"):
+    """Seconds of each of `steps` calls after `warmup`; on a GPU each step
+    ends with a synchronisation, as nnc's bench program's does."""
+    sync = torch.cuda.synchronize if device == "cuda" else (lambda: None)
     for _ in range(warmup):
         fn()
+    sync()
     times = []
     for _ in range(steps):
         start = time.perf_counter()
         fn()
+        sync()
         times.append(time.perf_counter() - start)
     return times
 
 
-def model_workload(name, mode, batch, steps, warmup):
+def set_precision(device, precision):
+    """fp32: no TF32 anywhere; tf32: TF32 tensor cores for convolutions and
+    matrix products; bf16: autocast to bf16 (f32 master weights). Returns
+    the context each step runs in."""
+    if device == "cuda":
+        tf32 = precision == "tf32"
+        torch.backends.cuda.matmul.allow_tf32 = tf32
+        torch.backends.cudnn.allow_tf32 = tf32
+        torch.backends.cudnn.benchmark = True
+    if precision == "bf16":
+        return lambda: torch.autocast(device_type=device, dtype=torch.bfloat16)
+    return contextlib.nullcontext
+
+
+def model_workload(name, mode, batch, steps, warmup, device="cpu",
+                   precision="fp32", compiled=False):
     """Seconds per step of `mode` (forward, forward-backward, train) and
-    the forward pass's FLOPs."""
+    the forward pass's FLOPs, eager or through torch.compile."""
     torch.manual_seed(0)
     if name == "alexnet":
         model, x = AlexNet(), torch.randn(batch, 3, 224, 224) * 0.1
@@ -152,49 +173,72 @@ def model_workload(name, mode, batch, steps, warmup):
         loss_fn = keras_cce
         lr = 0.01
     y = torch.randint(0, 10, (batch,))
+    flops = forward_flops(model, x)
+    model, x, y = model.to(device), x.to(device), y.to(device)
     opt = torch.optim.SGD(model.parameters(), lr=lr)
+    context = set_precision(device, precision)
+    run = torch.compile(model) if compiled else model
 
     def forward():
-        with torch.no_grad():
-            model(x)
+        with torch.no_grad(), context():
+            run(x)
 
     def forward_backward():
         model.zero_grad(set_to_none=True)
-        loss_fn(model(x), y).backward()
+        with context():
+            loss = loss_fn(run(x), y)
+        loss.backward()
 
     def train():
         opt.zero_grad(set_to_none=True)
-        loss_fn(model(x), y).backward()
+        with context():
+            loss = loss_fn(run(x), y)
+        loss.backward()
         opt.step()
 
     fn = {"forward": forward, "forward-backward": forward_backward,
           "train": train}[mode]
-    return timed(fn, steps, warmup), forward_flops(model, x)
+    return timed(fn, steps, warmup, device), flops
 
 
-def matmul_workload(n, steps, warmup, library):
+def matmul_workload(n, steps, warmup, library, device="cpu",
+                    precision="fp32"):
     rng = np.random.default_rng(0)
     a = rng.standard_normal((n, n), dtype=np.float32)
     b = rng.standard_normal((n, n), dtype=np.float32)
     if library == "torch":
-        ta, tb = torch.from_numpy(a), torch.from_numpy(b)
-        return timed(lambda: torch.mm(ta, tb), steps, warmup)
+        ta, tb = torch.from_numpy(a).to(device), torch.from_numpy(b).to(device)
+        context = set_precision(device, precision)
+
+        def mm():
+            with context():
+                torch.mm(ta, tb)
+        return timed(mm, steps, warmup, device)
     return timed(lambda: a @ b, steps, warmup)
 
 
 def main(argv):
-    """python3 peers.py model NAME MODE BATCH STEPS THREADS
-       python3 peers.py matmul N STEPS LIBRARY THREADS
-    prints {"seconds": [...], "flops": F} (compare.py runs each peer in a
-    process of its own, with the OpenMP settings that peer should have)."""
-    kind, args = argv[1], argv[2:]
+    """python3 peers.py model NAME MODE BATCH STEPS THREADS [OPTIONS]
+       python3 peers.py matmul N STEPS LIBRARY THREADS [OPTIONS]
+    OPTIONS: --device=cpu|cuda, --precision=fp32|tf32|bf16, --compile.
+    Prints {"seconds": [...], "flops": F} (compare.py and gpu_run.py run
+    each peer in a process of its own, with the settings that peer should
+    have)."""
+    options = [a for a in argv[2:] if a.startswith("--")]
+    args = [a for a in argv[2:] if not a.startswith("--")]
+    opt = dict(o[2:].split("=", 1) if "=" in o else (o[2:], "1")
+               for o in options)
+    device, precision = opt.get("device", "cpu"), opt.get("precision", "fp32")
     torch.set_num_threads(int(args[-1]))
-    if kind == "model":
+    warmup = 3 if device == "cuda" else 1
+    if argv[1] == "model":
         name, mode, batch, steps = args[0], args[1], int(args[2]), int(args[3])
-        seconds, flops = model_workload(name, mode, batch, steps, 1)
+        seconds, flops = model_workload(name, mode, batch, steps, warmup,
+                                        device, precision, "compile" in opt)
     else:
         n, steps, library = int(args[0]), int(args[1]), args[2]
-        seconds, flops = matmul_workload(n, steps, 1, library), 2 * n ** 3
+        seconds = matmul_workload(n, steps, warmup, library, device, precision)
+        flops = 2 * n ** 3
     json.dump({"seconds": seconds, "flops": flops}, sys.stdout)
 
 
