@@ -202,6 +202,20 @@ std::optional<Contraction> nnc::cpu::matchContraction(linalg::LinalgOp op) {
     };
     return key(x) < key(y);
   });
+  // Adjacent K dimensions that both A and B walk contiguously (a filter
+  // row's taps and channels in NHWC) are one longer loop: the dimension
+  // outside takes size 1.
+  while (c.kDims.size() >= 2) {
+    unsigned outer = c.kDims[c.kDims.size() - 2], inner = c.kDims.back();
+    auto contiguous = [&](const LinearAccess &x) {
+      return x.coef[outer] == c.sizes[inner] * x.coef[inner];
+    };
+    if (!contiguous(c.a) || !contiguous(c.b))
+      break;
+    c.sizes[inner] *= c.sizes[outer];
+    c.sizes[outer] = 1;
+    c.kDims.erase(c.kDims.end() - 2);
+  }
   c.zeroInit = static_cast<bool>(findZeroFill(c));
   return c;
 }
