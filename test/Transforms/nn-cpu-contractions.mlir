@@ -131,3 +131,42 @@ func.func @unflattened(%dy: memref<8x32xf32>, %wt: memref<3x3x16x32xf32>, %dx: m
   }
   return
 }
+
+// -----
+
+// Many rows of C reuse B: it is first packed into 16-wide panels (K = 300
+// each, zero-padded). The C blocks split N into equal column blocks and go
+// columns outer, so each thread's consecutive blocks share B's panel block.
+// CHECK-LABEL: func.func @packed
+// CHECK: %[[PACKED:.*]] = memref.alloc() {alignment = 64 : i64} : memref<76800xf32>
+// CHECK: scf.forall ({{.*}}) in (16)
+// CHECK: vector.store {{.*}}, %[[PACKED]]
+// CHECK: scf.forall ({{.*}}, {{.*}}) in (2, 13)
+// CHECK: scf.for {{.*}} step %c6{{[_0-9]*}} {
+// CHECK: scf.for {{.*}} step %c16{{[_0-9]*}} {
+// CHECK: vector.load %[[PACKED]]
+// CHECK-COUNT-12: vector.fma
+// CHECK: memref.dealloc %[[PACKED]]
+func.func @packed(%a: memref<600x300xf32>, %b: memref<300x256xf32>, %c: memref<600x256xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%c : memref<600x256xf32>)
+  linalg.matmul ins(%a, %b : memref<600x300xf32>, memref<300x256xf32>) outs(%c : memref<600x256xf32>)
+  return
+}
+
+// -----
+
+// A filter row's taps and channels are contiguous in both the NHWC input
+// and the HWIO filter: the micro-kernel runs them as one loop of 3 x 32
+// iterations, inside the loop over filter rows.
+// CHECK-LABEL: func.func @conv_taps
+// CHECK: scf.for {{.*}} to %c3{{[_0-9]*}} step %c1{{[_0-9]*}} iter_args(
+// CHECK-NOT: scf.for
+// CHECK: scf.for {{.*}} to %c96{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args(
+func.func @conv_taps(%x: memref<8x18x18x32xf32>, %w: memref<3x3x32x64xf32>, %y: memref<8x16x16x64xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%y : memref<8x16x16x64xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<8x18x18x32xf32>, memref<3x3x32x64xf32>) outs(%y : memref<8x16x16x64xf32>)
+  return
+}

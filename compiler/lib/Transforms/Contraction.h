@@ -99,6 +99,10 @@ struct GemmPlan {
   /// C reuse it). The tiles of a block then run rows outer, panels inner:
   /// A's rows stay in L1 while B's block stays in L2.
   bool packB = false;
+  /// The C blocks go columns outer: a thread's consecutive blocks share B's
+  /// column block, which stays in the caches while the rows of A stream
+  /// past it (B packed, N a multiple of nc so the shares stay equal).
+  bool columnsOuter = false;
 };
 
 /// The plan for `c` on `target`, or nullopt when no kernel fits.

@@ -3,6 +3,7 @@
 // Part of nnc. Emits a planned contraction:
 //
 //   scf.forall (ib, jb)                      C blocks, spread over threads
+//                                            ((jb, ib): columns outer)
 //     scf.for K blocks                       (the plan's block loops)
 //       scf.for jr                           nr-wide panels of the block
 //         scf.for ir                         mr-row tiles of the block
@@ -562,10 +563,14 @@ struct Emitter {
     int64_t mBlocks = (m + p.mc - 1) / p.mc, nBlocks = (n + p.nc - 1) / p.nc;
     SmallVector<OpFoldResult> ubs = {b.getIndexAttr(mBlocks),
                                      b.getIndexAttr(nBlocks)};
+    bool colsOuter = p.columnsOuter;
+    if (colsOuter)
+      std::swap(ubs[0], ubs[1]);
     scf::ForallOp::create(
         b, loc, ubs, ValueRange{}, std::nullopt,
         [&](OpBuilder &, Location, ValueRange ivs) {
-          Value m0 = mul(ivs[0], p.mc), n0 = mul(ivs[1], p.nc);
+          Value ib = ivs[colsOuter ? 1 : 0], jb = ivs[colsOuter ? 0 : 1];
+          Value m0 = mul(ib, p.mc), n0 = mul(jb, p.nc);
           Value mEnd = minI(add(m0, idx(p.mc)), idx(m));
           Value nEnd = minI(add(n0, idx(p.nc)), idx(n));
           forEachBlock([&](Value aK, Value bK, Value blockIndex) {

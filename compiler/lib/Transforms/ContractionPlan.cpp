@@ -100,13 +100,14 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
     plan.nr = vectors * lanes;
     plan.mr = std::min<int64_t>((regs - vectors - 1) / vectors, c.m());
     if (plan.packB) {
-      // Rows outer: A's micro-panel (mr x kc) in half of L1, B's block
-      // (kc x nc, contiguous) in half of L2.
-      int64_t kcMax = std::max<int64_t>(target.l1Bytes / 2 / (4 * plan.mr), 16);
+      // Rows outer: A's micro-panel (mr x kc) fills L1 and is reused by
+      // every panel of the block (the longer K, the fewer passes over C);
+      // B's block (kc x nc, contiguous) fills L2.
+      int64_t kcMax = std::max<int64_t>(target.l1Bytes / (4 * plan.mr), 16);
       blockK(c, kcMax, 1, plan);
-      int64_t kc = plan.chunk ? plan.chunk : kcMax;
-      plan.nc = plan.nr *
-                std::max<int64_t>(1, target.l2Bytes / 2 / (4 * kc * plan.nr));
+      int64_t kc = std::min(kcMax, plan.chunk ? plan.chunk : c.k());
+      plan.nc =
+          plan.nr * std::max<int64_t>(1, target.l2Bytes / (4 * kc * plan.nr));
       plan.mc = plan.mr * 16;
     } else {
       // Panels outer: B's micro-panel (kc x nr) in half of L1, the block's
@@ -134,6 +135,12 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
   plan.mc = std::min(plan.mc, roundUp(c.m(), plan.mr));
   plan.nc = std::min(plan.nc, roundUp(c.n(), plan.nr));
   spreadBlocks(c, plan);
+  if (plan.packB) {
+    // Column blocks of equal widths; when they cover N exactly, the blocks
+    // can go columns outer with every thread's share of the same size.
+    plan.nc = roundUp(ceilDiv(c.n(), ceilDiv(c.n(), plan.nc)), plan.nr);
+    plan.columnsOuter = c.n() % plan.nc == 0;
+  }
 
   int64_t trip = innermostTrip(c, plan);
   if (plan.kind == GemmPlan::Kind::Dot)
