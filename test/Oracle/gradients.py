@@ -82,7 +82,7 @@ def grad_mlp(p, x, y):
 def grad_misc(p, x, y):
     v = T.conv(x, p["c1.weights"], p["c1.biases"], stride=3, padding="VALID",
                act="relu")
-    v = T.conv(torch.nn.functional.pad(v, (0, 0, 0, 1, 1, 0)), p["c2.weights"],
+    v = T.conv(torch.nn.functional.pad(v, (0, 0, 0, 1, 2, 0)), p["c2.weights"],
                p["c2.biases"], padding="VALID", act="tanh")
     f = v.reshape(x.shape[0], -1)
     g = f @ f.T

@@ -194,3 +194,23 @@ func.func @params() -> tensor<3xf32> {
   %0 = nn.get_param @w : tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+// The input gradient is a stride-1 convolution of dy, spread by the stride
+// and padded so that it yields exactly the input's positions: SAME 3x3
+// stride 2 on 10 pads 0 then 1, so dy (9 wide once spread) gets 2 before
+// and 1 after, and nothing is cut. A forward padding wider than the
+// filter's reach (1x1, pad 1) yields the padded positions, then cuts.
+// CHECK-LABEL: func.func @conv_input_grad
+// CHECK: %[[D:.*]] = tensor.insert_slice %arg0 into %{{.*}}[0, 2, 2, 0] [2, 5, 5, 4] [1, 2, 2, 1] : tensor<2x5x5x4xf32> into tensor<2x12x12x4xf32>
+// CHECK: %[[G:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[D]], %{{.*}} : tensor<2x12x12x4xf32>, tensor<3x3x4x3xf32>) outs(%{{.*}} : tensor<2x10x10x3xf32>)
+// CHECK-NOT: tensor.insert_slice
+// CHECK: %[[H:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%arg2, %{{.*}} : tensor<2x10x10x4xf32>, tensor<1x1x4x3xf32>)
+// CHECK: %[[X:.*]] = tensor.extract_slice %[[H]][0, 1, 1, 0] [2, 8, 8, 3]
+// CHECK: return %[[G]], %[[X]]
+func.func @conv_input_grad(%dy: tensor<2x5x5x4xf32>, %w: tensor<3x3x3x4xf32>, %dy1: tensor<2x10x10x4xf32>, %w1: tensor<1x1x3x4xf32>) -> (tensor<2x10x10x3xf32>, tensor<2x8x8x3xf32>) {
+  %0 = nn.conv2d_backprop_input %dy, %w {dilations = array<i64: 1, 1>, padding = #nn.padding<SAME>, strides = array<i64: 2, 2>} : (tensor<2x5x5x4xf32>, tensor<3x3x3x4xf32>) -> tensor<2x10x10x3xf32>
+  %1 = nn.conv2d_backprop_input %dy1, %w1 {dilations = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, padding = #nn.padding<EXPLICIT>, strides = array<i64: 1, 1>} : (tensor<2x10x10x4xf32>, tensor<1x1x3x4xf32>) -> tensor<2x8x8x3xf32>
+  return %0, %1 : tensor<2x10x10x3xf32>, tensor<2x8x8x3xf32>
+}

@@ -46,27 +46,42 @@ struct Conv2DBackpropInputLowering
     SmallVector<int64_t, 4> pads =
         explicitPads(dxType, {k[0], k[1]}, s, d, op.getPadding(), op.getPad());
 
-    // dy with (stride - 1) zeros between its elements.
-    Value dy = op.getOutputGrad();
     int64_t dil[2], padded[2], full[2];
     for (int a = 0; a < 2; ++a) {
       dil[a] = (dyType.getDimSize(1 + a) - 1) * s[a] + 1;
       padded[a] = dxType.getDimSize(1 + a) + pads[2 * a] + pads[2 * a + 1];
       full[a] = (k[a] - 1) * d[a]; // "full" padding before
     }
-    if (s[0] != 1 || s[1] != 1) {
-      auto holesType = RankedTensorType::get({n, dil[0], dil[1], f}, elt);
-      Value zeros = filled(rewriter, loc, holesType, 0.0);
-      dy = tensor::InsertSliceOp::create(
-          rewriter, loc, dy, zeros, indexAttrs(rewriter, {0, 0, 0, 0}),
+    // dy with (stride - 1) zeros between its elements, padded so the
+    // stride-1 convolution yields exactly the input's positions: the "full"
+    // padding (k-1)d less the forward padding before, and after whatever the
+    // forward pass left over. When the forward padding exceeds the filter's
+    // reach, yield the padded input's positions and cut.
+    int64_t before[2], after[2];
+    bool interior = true;
+    for (int a = 0; a < 2; ++a) {
+      before[a] = full[a] - pads[2 * a];
+      after[a] = dxType.getDimSize(1 + a) + full[a] - dil[a] - before[a];
+      interior &= before[a] >= 0 && after[a] >= 0;
+    }
+    if (!interior)
+      for (int a = 0; a < 2; ++a) {
+        before[a] = full[a];
+        after[a] = padded[a] - dil[a];
+      }
+    Value dyPadded = op.getOutputGrad();
+    if (s[0] != 1 || s[1] != 1 || before[0] || before[1] || after[0] ||
+        after[1]) {
+      // One zero-filled tensor with dy inserted at its strided positions.
+      auto holesType = RankedTensorType::get(
+          {n, before[0] + dil[0] + after[0], before[1] + dil[1] + after[1], f},
+          elt);
+      dyPadded = tensor::InsertSliceOp::create(
+          rewriter, loc, dyPadded, filled(rewriter, loc, holesType, 0.0),
+          indexAttrs(rewriter, {0, before[0], before[1], 0}),
           indexAttrs(rewriter, dyType.getShape()),
           indexAttrs(rewriter, {1, s[0], s[1], 1}));
     }
-    // Pad so the stride-1 convolution yields every position of the padded
-    // input: (k-1)d before, and after whatever the forward pass left over.
-    Value dyPadded =
-        padTensor(rewriter, loc, dy, {0, full[0], full[1], 0},
-                  {0, padded[0] - dil[0], padded[1] - dil[1], 0}, 0.0);
 
     // w'[kh, kw, f, c] = w[K-1-kh, K-1-kw, c, f]
     AffineExpr e[4];
@@ -78,7 +93,9 @@ struct Conv2DBackpropInputLowering
         rewriter, loc, flippedType, op.getFilter(), {flipMap, identity(ctx, 4)},
         parallel(4), [](OpBuilder &, Location, ValueRange a) { return a[0]; });
 
-    auto fullType = RankedTensorType::get({n, padded[0], padded[1], c}, elt);
+    auto fullType =
+        interior ? dxType
+                 : RankedTensorType::get({n, padded[0], padded[1], c}, elt);
     const int64_t ones[2] = {1, 1};
     Value conv =
         linalg::Conv2DNhwcHwcfOp::create(
@@ -86,6 +103,10 @@ struct Conv2DBackpropInputLowering
             ValueRange{filled(rewriter, loc, fullType, 0.0)},
             pairAttr(rewriter, ones), pairAttr(rewriter, d))
             .getResult(0);
+    if (interior) {
+      rewriter.replaceOp(op, conv);
+      return success();
+    }
     // Drop the forward padding.
     rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
         op, dxType, conv, indexAttrs(rewriter, {0, pads[0], pads[2], 0}),
