@@ -73,12 +73,13 @@ struct Emitter {
                                              ArrayRef<int64_t>{1});
   }
 
-  /// offset + the contribution of the M dimensions at flattened row `m`.
-  Value rowAddress(const LinearAccess &access, Value m) {
-    Value address = idx(access.offset);
-    Value rest = m;
-    for (unsigned i = c.mDims.size(); i-- > 0;) {
-      unsigned d = c.mDims[i];
+  /// `address` plus the contribution of `dims` (outer to inner) at their
+  /// flattened index `flat`.
+  Value addressOf(const LinearAccess &access, ArrayRef<unsigned> dims,
+                  Value flat, Value address) {
+    Value rest = flat;
+    for (unsigned i = dims.size(); i-- > 0;) {
+      unsigned d = dims[i];
       Value index = rest;
       if (i > 0) {
         Value size = idx(c.sizes[d]);
@@ -91,22 +92,14 @@ struct Emitter {
     return address;
   }
 
+  /// offset + the contribution of the M dimensions at flattened row `m`.
+  Value rowAddress(const LinearAccess &access, Value m) {
+    return addressOf(access, c.mDims, m, idx(access.offset));
+  }
+
   /// The contribution of the N dimensions at flattened column `n`.
   Value colAddress(const LinearAccess &access, Value n) {
-    Value address = idx(0);
-    Value rest = n;
-    for (unsigned i = c.nDims.size(); i-- > 0;) {
-      unsigned d = c.nDims[i];
-      Value index = rest;
-      if (i > 0) {
-        Value size = idx(c.sizes[d]);
-        index = arith::RemUIOp::create(b, loc, rest, size);
-        rest = arith::DivUIOp::create(b, loc, rest, size);
-      }
-      if (access.coef[d])
-        address = add(address, mul(index, access.coef[d]));
-    }
-    return address;
+    return addressOf(access, c.nDims, n, idx(0));
   }
 
   Value mask(Value width, int64_t v) {
