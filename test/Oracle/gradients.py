@@ -140,6 +140,24 @@ def reference(name, fb, dtype):
     return params, x, y, MODELS[name](params, x, y)
 
 
+def separated_seed(name, forward_backward, dtype, on_tie=None):
+    """The first batch seed (3 to 32) whose max-pool windows are all decided
+    by more than rounding in the reference: elsewhere two computations may
+    route a gradient to different winners. `forward_backward(seed)` gives
+    the dump of that batch; `on_tie(seed, gap)` hears of each seed passed
+    over. Returns (seed, dump), or (None, None) when every seed has a tie."""
+    for seed in range(3, 3 + 30):
+        fb = forward_backward(seed)
+        T.pool_gap[0] = float("inf")
+        with torch.no_grad():
+            reference(name, fb, dtype)
+        if T.pool_gap[0] > 1e-5:
+            return seed, fb
+        if on_tie:
+            on_tie(seed, T.pool_gap[0])
+    return None, None
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--nnc", required=True)
@@ -168,22 +186,17 @@ def main():
     if args.batch:
         cmd.append("--batch=%d" % args.batch)
     subprocess.run(cmd, check=True)
-    # A batch whose max-pool windows are all decided by more than rounding:
-    # otherwise the two sides may route a gradient to different winners.
-    for seed in range(3, 3 + 30):
-        fb = run_bench(bench, "forward-backward",
-                       os.path.join(args.work, name + "-fb.npz"), seed)
-        T.pool_gap[0] = float("inf")
-        with torch.no_grad():
-            reference(name, fb, dtype)
-        if T.pool_gap[0] > 1e-5:
-            break
-        print("note: batch seed %d has max-pool windows within %.1e of a "
-              "tie; trying the next" % (seed, T.pool_gap[0]))
-    else:
+    batch_seed, fb = separated_seed(
+        name,
+        lambda seed: run_bench(bench, "forward-backward",
+                               os.path.join(args.work, name + "-fb.npz"), seed),
+        dtype,
+        lambda seed, gap: print("note: batch seed %d has max-pool windows "
+                                "within %.1e of a tie; trying the next" %
+                                (seed, gap)))
+    if batch_seed is None:
         print("MISMATCH: no batch without near-tied max-pool windows")
         return 1
-    batch_seed = seed
 
     grads = {k[:-5]: v for k, v in fb.items() if k.endswith(".grad")}
     params, x, y, loss = reference(name, fb, dtype)

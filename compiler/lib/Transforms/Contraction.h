@@ -59,6 +59,12 @@ struct Contraction {
   int64_t k() const;
 };
 
+/// The allocation (or argument) a view is taken of.
+mlir::Value bufferRoot(mlir::Value view);
+
+/// Whether any operand of `op` is a view of `root`.
+bool touchesBuffer(mlir::Operation *op, mlir::Value root);
+
 /// Recognises `op` (static, f32, on buffers, a multiply-accumulate body).
 std::optional<Contraction> matchContraction(mlir::linalg::LinalgOp op);
 

@@ -15,23 +15,11 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace nnc::cpu;
 
 namespace {
-Value rootOf(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
-}
-
-bool touches(Operation *op, Value root) {
-  return llvm::any_of(op->getOperands(),
-                      [&](Value v) { return rootOf(v) == root; });
-}
-
 /// Arithmetic that works the same on vectors as on scalars.
 bool isVectorizable(Operation &op) {
   if (op.getNumRegions() || op.getNumResults() != 1 ||
@@ -47,25 +35,25 @@ bool isVectorizable(Operation &op) {
 /// contraction move down to the consumer: it must not write what the
 /// contraction reads, nor use C.
 bool commutes(Operation *op, Value aRoot, Value bRoot, Value cRoot) {
-  if (touches(op, cRoot))
+  if (touchesBuffer(op, cRoot))
     return false;
   if (op->getNumRegions() > 0 && !isa<linalg::LinalgOp>(op))
     return false;
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     for (OpOperand &init : linalgOp.getDpsInitsMutable())
-      if (rootOf(init.get()) == aRoot || rootOf(init.get()) == bRoot)
+      if (bufferRoot(init.get()) == aRoot || bufferRoot(init.get()) == bRoot)
         return false;
     return true;
   }
-  return !touches(op, aRoot) && !touches(op, bRoot);
+  return !touchesBuffer(op, aRoot) && !touchesBuffer(op, bRoot);
 }
 } // namespace
 
 std::optional<Epilogue> nnc::cpu::matchEpilogue(const Contraction &c) {
-  Value aRoot = rootOf(c.a.buffer), bRoot = rootOf(c.b.buffer);
-  Value cRoot = rootOf(c.c.buffer);
+  Value aRoot = bufferRoot(c.a.buffer), bRoot = bufferRoot(c.b.buffer);
+  Value cRoot = bufferRoot(c.c.buffer);
   Operation *next = c.op->getNextNode();
-  while (next && !touches(next, cRoot)) {
+  while (next && !touchesBuffer(next, cRoot)) {
     if (!commutes(next, aRoot, bRoot, cRoot))
       return std::nullopt;
     next = next->getNextNode();
@@ -80,7 +68,7 @@ std::optional<Epilogue> nnc::cpu::matchEpilogue(const Contraction &c) {
   epi.op = generic;
   int cInput = -1;
   for (OpOperand *in : generic.getDpsInputOperands()) {
-    if (rootOf(in->get()) != cRoot)
+    if (bufferRoot(in->get()) != cRoot)
       continue;
     if (cInput >= 0 || in->get() != c.c.buffer)
       return std::nullopt;
@@ -90,7 +78,7 @@ std::optional<Epilogue> nnc::cpu::matchEpilogue(const Contraction &c) {
     return std::nullopt;
   epi.cInput = cInput;
   Value dest = generic.getDpsInitOperand(0)->get();
-  Value dRoot = rootOf(dest);
+  Value dRoot = bufferRoot(dest);
   if (dRoot == aRoot || dRoot == bRoot ||
       (dRoot == cRoot && dest != c.c.buffer))
     return std::nullopt;
@@ -146,7 +134,7 @@ std::optional<Epilogue> nnc::cpu::matchEpilogue(const Contraction &c) {
   // afterwards (but the op that frees it).
   if (dRoot != cRoot)
     for (Operation *op = generic->getNextNode(); op; op = op->getNextNode())
-      if (touches(op, cRoot) && !isa<memref::DeallocOp>(op))
+      if (touchesBuffer(op, cRoot) && !isa<memref::DeallocOp>(op))
         return std::nullopt;
   return epi;
 }

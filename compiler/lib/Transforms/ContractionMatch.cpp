@@ -72,18 +72,24 @@ bool isMultiplyAccumulate(linalg::LinalgOp op) {
          (mul.getLhs() == y && mul.getRhs() == x);
 }
 
-/// The allocation (or argument) a view is taken of.
-Value rootOf(Value v) {
+int64_t product(ArrayRef<int64_t> sizes, ArrayRef<unsigned> dims) {
+  int64_t p = 1;
+  for (unsigned d : dims)
+    p *= sizes[d];
+  return p;
+}
+} // namespace
+
+Value nnc::cpu::bufferRoot(Value v) {
   while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
     v = view.getViewSource();
   return v;
 }
 
-bool touches(Operation *op, Value root) {
+bool nnc::cpu::touchesBuffer(Operation *op, Value root) {
   return llvm::any_of(op->getOperands(),
-                      [&](Value v) { return rootOf(v) == root; });
+                      [&](Value v) { return bufferRoot(v) == root; });
 }
-} // namespace
 
 std::optional<LinearAccess> nnc::cpu::linearAccess(Value buffer, AffineMap map,
                                                    ArrayRef<int64_t> sizes) {
@@ -120,26 +126,9 @@ std::optional<LinearAccess> nnc::cpu::linearAccess(Value buffer, AffineMap map,
   return access;
 }
 
-int64_t Contraction::m() const {
-  int64_t m = 1;
-  for (unsigned d : mDims)
-    m *= sizes[d];
-  return m;
-}
-
-int64_t Contraction::n() const {
-  int64_t n = 1;
-  for (unsigned d : nDims)
-    n *= sizes[d];
-  return n;
-}
-
-int64_t Contraction::k() const {
-  int64_t k = 1;
-  for (unsigned d : kDims)
-    k *= sizes[d];
-  return k;
-}
+int64_t Contraction::m() const { return product(sizes, mDims); }
+int64_t Contraction::n() const { return product(sizes, nDims); }
+int64_t Contraction::k() const { return product(sizes, kDims); }
 
 std::optional<Contraction> nnc::cpu::matchContraction(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
@@ -221,7 +210,7 @@ std::optional<Contraction> nnc::cpu::matchContraction(linalg::LinalgOp op) {
 }
 
 linalg::FillOp nnc::cpu::findZeroFill(const Contraction &c) {
-  Value root = rootOf(c.c.buffer);
+  Value root = bufferRoot(c.c.buffer);
   for (Operation *op = c.op->getPrevNode(); op; op = op->getPrevNode()) {
     auto fill = dyn_cast<linalg::FillOp>(op);
     if (fill && fill.hasPureBufferSemantics() &&
@@ -233,7 +222,7 @@ linalg::FillOp nnc::cpu::findZeroFill(const Contraction &c) {
     }
     // Linalg ops access their operands only; other ops with regions may
     // reach C from inside.
-    if (touches(op, root) ||
+    if (touchesBuffer(op, root) ||
         (op->getNumRegions() > 0 && !isa<linalg::LinalgOp>(op)))
       return {};
   }
