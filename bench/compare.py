@@ -85,10 +85,8 @@ def torch_version():
     return out.stdout.strip()
 
 
-BUILT = set()
-
-
-def run_nnc(args, model, mode, batch, steps, sets=()):
+def build_nnc(args, model, mode, batch, sets=()):
+    """Compiles a workload's bench program; returns its path."""
     tag = "%s-%s-%d%s" % (model, mode, batch, "".join("-" + s for s in sets))
     exe = os.path.join(args.out, "bin", tag)
     cmd = [os.path.join(args.build, "bin", "nnc"),
@@ -97,10 +95,13 @@ def run_nnc(args, model, mode, batch, steps, sets=()):
         cmd.append("--batch=%d" % batch)
     for s in sets:
         cmd += ["--set", s]
-    if exe not in BUILT:  # once per run of this script
-        subprocess.run(cmd, check=True)
-        BUILT.add(exe)
-    record = os.path.join(args.out, "runs", tag + ".json")
+    subprocess.run(cmd, check=True)
+    return exe
+
+
+def run_nnc(args, exe, mode, steps):
+    """Seconds of every timed step of a bench program."""
+    record = os.path.join(args.out, "runs", os.path.basename(exe) + ".json")
     subprocess.run([exe, "--mode=" + mode, "--steps=%d" % steps, "--warmup=1",
                     "--threads=%d" % args.threads, "--json=" + record],
                    check=True, stdout=subprocess.DEVNULL, env=PINNED)
@@ -203,9 +204,10 @@ def main():
     sizes = [s for s in SIZES if not args.quick or s <= 1024]
     for n in sizes:
         steps = max(3, min(100, int(5e10 / (2 * n ** 3))))
+        exe = build_nnc(args, "matmul", "forward", 0, ["n=%d" % n])
         nnc, peer = [], []
         for _ in range(MATMUL_ROUNDS):
-            nnc += run_nnc(args, "matmul", "forward", 0, steps, ["n=%d" % n])
+            nnc += run_nnc(args, exe, "forward", steps)
             peer += run_peer(args, False, "matmul", n, steps, "numpy")[0]
         results["rows"].append(row("matmul %d" % n, 2 * n ** 3, nnc, peer,
                                    "NumPy BLAS", peak))
@@ -214,9 +216,10 @@ def main():
     for model, mode, batch, nnc_steps, peer_steps, rounds in MODELS:
         if args.quick and model != "cifar_mlp":
             continue
+        exe = build_nnc(args, model, mode, batch)
         nnc, peer = [], []
         for _ in range(rounds):
-            nnc += run_nnc(args, model, mode, batch, nnc_steps)
+            nnc += run_nnc(args, exe, mode, nnc_steps)
             seconds, fwd = run_peer(args, True, "model", model, mode, batch,
                                     peer_steps)
             peer += seconds
