@@ -102,8 +102,8 @@ static int64_t hostCacheBytes(int level) {
   return 0;
 }
 
-nnc::CPUTuning nnc::describeCPU(const CodegenOptions &options) {
-  CPUTuning tuning;
+nnc::cpu::CPUTuning nnc::describeCPU(const CodegenOptions &options) {
+  cpu::CPUTuning tuning;
   std::unique_ptr<TargetMachine> machine = createTargetMachine(options);
   if (!machine)
     return tuning;

@@ -8,6 +8,8 @@
 #include "nn/IR/NNDialect.h"
 #include "nnc/Driver/Pipelines.h"
 
+#include "nnc/Codegen/CPU/Passes.h"
+#include "nnc/Codegen/CUDA/Passes.h"
 #include "nnc/Conversion/Passes.h"
 #include "nnc/Transforms/Passes.h"
 
@@ -62,5 +64,7 @@ void nnc::registerAllPasses() {
   mlir::registerAllPasses();
   registerNNCConversionPasses();
   registerNNCTransformsPasses();
+  cpu::registerNNCCodegenCPUPasses();
+  cuda::registerNNCCodegenCUDAPasses();
   registerPipelines();
 }

@@ -1,4 +1,4 @@
-//===- DuplicateSharedFills.cpp - the nn-duplicate-shared-fills pass ------===//
+//===- DuplicateSharedFills.cpp - the nnc-duplicate-shared-fills pass -----===//
 //
 // Part of nnc.
 //
@@ -13,15 +13,15 @@
 #include "mlir/IR/IRMapping.h"
 
 namespace nnc {
-#define GEN_PASS_DEF_NNDUPLICATESHAREDFILLS
+#define GEN_PASS_DEF_DUPLICATESHAREDFILLSPASS
 #include "nnc/Transforms/Passes.h.inc"
 } // namespace nnc
 
 using namespace mlir;
 
 namespace {
-struct NNDuplicateSharedFillsPass
-    : nnc::impl::NNDuplicateSharedFillsBase<NNDuplicateSharedFillsPass> {
+struct DuplicateSharedFillsPass
+    : nnc::impl::DuplicateSharedFillsPassBase<DuplicateSharedFillsPass> {
   void runOnOperation() override {
     SmallVector<linalg::FillOp> shared;
     getOperation().walk([&](linalg::FillOp fill) {

@@ -15,7 +15,7 @@
 #include "llvm/Support/JSON.h"
 
 namespace nnc {
-#define GEN_PASS_DEF_NNEXPORTMODELINTERFACE
+#define GEN_PASS_DEF_EXPORTMODELINTERFACEPASS
 #include "nnc/Transforms/Passes.h.inc"
 } // namespace nnc
 
@@ -142,8 +142,8 @@ json::Object argument(func::FuncOp func, unsigned i, unsigned &outputs) {
   return arg;
 }
 
-struct NNExportModelInterfacePass
-    : nnc::impl::NNExportModelInterfaceBase<NNExportModelInterfacePass> {
+struct ExportModelInterfacePass
+    : nnc::impl::ExportModelInterfacePassBase<ExportModelInterfacePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     json::Object model{{"interface", kInterfaceVersion},

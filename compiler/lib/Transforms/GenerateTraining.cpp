@@ -15,7 +15,7 @@
 #include "mlir/IR/Diagnostics.h"
 
 namespace nnc {
-#define GEN_PASS_DEF_NNGENERATETRAINING
+#define GEN_PASS_DEF_GENERATETRAININGPASS
 #include "nnc/Transforms/Passes.h.inc"
 } // namespace nnc
 
@@ -83,8 +83,8 @@ Value zerosLike(OpBuilder &b, Location loc, Type type) {
       DenseElementsAttr::get(t, b.getFloatAttr(t.getElementType(), 0.0)));
 }
 
-struct NNGenerateTrainingPass
-    : nnc::impl::NNGenerateTrainingBase<NNGenerateTrainingPass> {
+struct GenerateTrainingPass
+    : nnc::impl::GenerateTrainingPassBase<GenerateTrainingPass> {
   using Base::Base;
 
   void runOnOperation() override {

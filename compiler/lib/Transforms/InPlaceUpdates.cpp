@@ -1,4 +1,4 @@
-//===- InPlaceUpdates.cpp - the nn-in-place-updates pass ------------------===//
+//===- InPlaceUpdates.cpp - the nnc-in-place-updates pass -----------------===//
 //
 // Part of nnc.
 //
@@ -12,15 +12,15 @@
 #include "llvm/ADT/BitVector.h"
 
 namespace nnc {
-#define GEN_PASS_DEF_NNINPLACEUPDATES
+#define GEN_PASS_DEF_INPLACEUPDATESPASS
 #include "nnc/Transforms/Passes.h.inc"
 } // namespace nnc
 
 using namespace mlir;
 
 namespace {
-struct NNInPlaceUpdatesPass
-    : nnc::impl::NNInPlaceUpdatesBase<NNInPlaceUpdatesPass> {
+struct InPlaceUpdatesPass
+    : nnc::impl::InPlaceUpdatesPassBase<InPlaceUpdatesPass> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal())

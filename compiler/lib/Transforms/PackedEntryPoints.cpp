@@ -1,4 +1,4 @@
-//===- PackedEntryPoints.cpp - the nn-packed-entry-points pass ------------===//
+//===- PackedEntryPoints.cpp - the nnc-packed-entry-points pass -----------===//
 //
 // Part of nnc.
 //
@@ -10,7 +10,7 @@
 #include "mlir/IR/Builders.h"
 
 namespace nnc {
-#define GEN_PASS_DEF_NNPACKEDENTRYPOINTS
+#define GEN_PASS_DEF_PACKEDENTRYPOINTSPASS
 #include "nnc/Transforms/Passes.h.inc"
 } // namespace nnc
 
@@ -19,8 +19,8 @@ using namespace mlir;
 namespace {
 constexpr llvm::StringLiteral kCInterfacePrefix = "_mlir_ciface_";
 
-struct NNPackedEntryPointsPass
-    : nnc::impl::NNPackedEntryPointsBase<NNPackedEntryPointsPass> {
+struct PackedEntryPointsPass
+    : nnc::impl::PackedEntryPointsPassBase<PackedEntryPointsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();

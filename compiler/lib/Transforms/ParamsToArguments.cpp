@@ -14,15 +14,15 @@
 #include "llvm/ADT/SetVector.h"
 
 namespace nnc {
-#define GEN_PASS_DEF_NNPARAMSTOARGUMENTS
+#define GEN_PASS_DEF_PARAMSTOARGUMENTSPASS
 #include "nnc/Transforms/Passes.h.inc"
 } // namespace nnc
 
 using namespace mlir;
 
 namespace {
-struct NNParamsToArgumentsPass
-    : nnc::impl::NNParamsToArgumentsBase<NNParamsToArgumentsPass> {
+struct ParamsToArgumentsPass
+    : nnc::impl::ParamsToArgumentsPassBase<ParamsToArgumentsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<nn::ParameterOp> params(module.getOps<nn::ParameterOp>());
@@ -78,7 +78,7 @@ struct NNParamsToArgumentsPass
     });
     // Writes become extra results, each materialised in its parameter's
     // argument and tagged {nn.updates = "<name>"}; after bufferization
-    // nn-in-place-updates drops them (the parameter buffer holds the value).
+    // nnc-in-place-updates drops them (the parameter buffer holds the value).
     SmallVector<nn::AssignParamOp> assigns;
     module.walk([&](nn::AssignParamOp op) { assigns.push_back(op); });
     for (nn::AssignParamOp op : assigns) {

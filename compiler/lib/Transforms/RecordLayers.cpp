@@ -14,14 +14,14 @@
 #include "mlir/IR/BuiltinOps.h"
 
 namespace nnc {
-#define GEN_PASS_DEF_NNRECORDLAYERS
+#define GEN_PASS_DEF_RECORDLAYERSPASS
 #include "nnc/Transforms/Passes.h.inc"
 } // namespace nnc
 
 using namespace mlir;
 
 namespace {
-struct NNRecordLayersPass : nnc::impl::NNRecordLayersBase<NNRecordLayersPass> {
+struct RecordLayersPass : nnc::impl::RecordLayersPassBase<RecordLayersPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto forward = module.lookupSymbol<func::FuncOp>("forward");

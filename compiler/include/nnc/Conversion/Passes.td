@@ -1,4 +1,4 @@
-//===- Passes.td - nnc conversion passes --------------------*- tablegen -*-===//
+//===- Passes.td - nnc conversion passes -------------------*- tablegen -*-===//
 //
 // Part of nnc.
 //
@@ -58,6 +58,22 @@ def ConvertNNToCUDA : Pass<"convert-nn-to-cuda", "::mlir::ModuleOp"> {
     "::mlir::memref::MemRefDialect",
     "::mlir::tensor::TensorDialect",
   ];
+}
+
+def ConvertLinalgToGPUPass
+    : Pass<"convert-linalg-to-gpu", "::mlir::func::FuncOp"> {
+  let summary = "Every linalg op of a host function as a GPU kernel";
+  let description = [{
+    Runs on bufferized host functions for the CUDA target. Each linalg op
+    becomes parallel loops over its parallel dimensions (its reductions run
+    sequentially inside each thread), launched as one `gpu.launch` with one
+    thread per iteration: the iterations are flattened, blocks of 256
+    threads (fewer for small ops) cover them, and each thread delinearises
+    its index. Ops without loops (scalar updates) run on one thread.
+    gpu-kernel-outlining then moves each launch into a kernel.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 #endif // NNC_CONVERSION_PASSES_TD

@@ -27,7 +27,7 @@ struct CodegenOptions {
 /// The vector registers and caches of the target CPU: the host's when
 /// `options` names no CPU (caches read from sysfs), else what LLVM knows of
 /// the named CPU and features (caches at common sizes).
-CPUTuning describeCPU(const CodegenOptions &options);
+cpu::CPUTuning describeCPU(const CodegenOptions &options);
 
 /// Writes `module` (in the LLVM dialect) as `stage`, which must be one of
 /// Stage::LLVMIR, Stage::Asm or Stage::Obj. Reports errors to stderr.

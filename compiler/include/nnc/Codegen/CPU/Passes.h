@@ -1,0 +1,22 @@
+//===- Passes.h - CPU code generation passes --------------------*- C++ -*-===//
+//
+// Part of nnc.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNC_CODEGEN_CPU_PASSES_H
+#define NNC_CODEGEN_CPU_PASSES_H
+
+#include "nnc/Codegen/CPU/Tuning.h"
+
+#include "mlir/Pass/Pass.h"
+
+namespace nnc::cpu {
+#define GEN_PASS_DECL
+#include "nnc/Codegen/CPU/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "nnc/Codegen/CPU/Passes.h.inc"
+} // namespace nnc::cpu
+
+#endif // NNC_CODEGEN_CPU_PASSES_H

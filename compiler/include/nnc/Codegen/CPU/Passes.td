@@ -1,0 +1,115 @@
+//===- Passes.td - CPU code generation ---------------------*- tablegen -*-===//
+//
+// Part of nnc. The CPU target's code generation on buffers: register-
+// tiled contractions, vectorised elementwise and reduction loops, loop order
+// and copies for the vectoriser. Option defaults come from CPUTuning
+// (Tuning.h), the one definition of the tuning a target CPU gets.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNC_CODEGEN_CPU_PASSES_TD
+#define NNC_CODEGEN_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ContractionsPass : Pass<"nnc-cpu-contractions", "::mlir::func::FuncOp"> {
+  let summary = "Register-blocked, cache-blocked CPU code for contractions";
+  let description = [{
+    Runs on buffers. Every static f32 linalg op that computes
+    `C[m, n] += sum_k A[m, k] * B[k, n]` with addresses linear in its loop
+    indices (matrix products with any transposes, NHWC convolutions, filter
+    gradients) becomes:
+    - `scf.forall` over blocks of C, one thread's unit of work;
+    - loops over blocks of K that keep the operands' panels in L1 and L2;
+    - register tiles of `mr` x `nr` accumulators: outer products (`mr`
+      broadcasts of A times an `nr`-wide row of B) when B is unit-stride
+      along n, dot products along k when A and B are unit-stride along k;
+    - stores that write C in the first K block, add to it in later ones and,
+      in the last, apply C's elementwise consumer (bias and activation, an
+      activation gradient, an optimizer update), which is then removed.
+    No operand is copied or repacked: convolutions read their input through
+    the addresses of an implicit im2col. Tile sizes come from the options
+    (the driver sets them for the target CPU); contractions no kernel fits
+    keep their linalg form.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t",
+           "::nnc::cpu::CPUTuning().vectorBits",
+           "Width of the target's vector registers">,
+    Option<"vectorRegisters", "vector-registers", "int64_t",
+           "::nnc::cpu::CPUTuning().vectorRegisters",
+           "Number of vector registers">,
+    Option<"l1Bytes", "l1-bytes", "int64_t",
+           "::nnc::cpu::CPUTuning().l1Bytes",
+           "Level-1 data cache per core">,
+    Option<"l2Bytes", "l2-bytes", "int64_t",
+           "::nnc::cpu::CPUTuning().l2Bytes", "Level-2 cache per core">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def VectorizePass : Pass<"nnc-cpu-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "Tile and vectorise the linalg ops left after contractions";
+  let description = [{
+    Runs on buffers, after nnc-cpu-contractions. Every static linalg op whose
+    maps are projected permutations and whose output's innermost dimension
+    is a parallel loop becomes: `scf.forall` over its other parallel loops
+    (the threads' work), a loop over vectors of that innermost dimension
+    (`vector-bits` wide, the last one masked when it does not divide), loops
+    over its reductions, and the op vectorised on one vector's worth of
+    elements. Accumulators of reductions are then hoisted out of their loops
+    and stay in registers. Ops that do not qualify keep their linalg form
+    (and become scalar loops).
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t",
+           "::nnc::cpu::CPUTuning().vectorBits",
+           "Width of the target's vector registers">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def CopiesToLinalgPass
+    : Pass<"nnc-cpu-copies-to-linalg", "::mlir::func::FuncOp"> {
+  let summary = "Lower memref.copy of static buffers to linalg.copy";
+  let description = [{
+    Runs on buffers, before the loops are made. A `memref.copy` between
+    strided views would otherwise become a call to the runtime's generic
+    element-by-element copy; as `linalg.copy` it becomes parallel loops with
+    a vectorised innermost loop like every other op.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def VectorizableLoopOrderPass
+    : Pass<"nnc-cpu-vectorizable-loop-order", "::mlir::func::FuncOp"> {
+  let summary = "Order linalg loops so the innermost one is unit-stride";
+  let description = [{
+    Interchanges the loops of `linalg.generic` ops (named ops are generalised
+    first) whose output's last dimension is a parallel loop followed by
+    reductions: that loop moves innermost and the reductions before it, so
+    `C[m, n] += A[m, k] * B[k, n]` runs m, k, n and a convolution's output
+    channels are innermost. The innermost loop then walks the output, and
+    usually the weights, contiguously, which LLVM vectorises. Ops with a
+    single parallel loop keep their order, so the outer loop stays parallel.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def SequentialInnerParallelLoopsPass
+    : Pass<"nnc-cpu-sequential-inner-parallel-loops", "::mlir::func::FuncOp"> {
+  let summary = "Turn scf.parallel loops nested in another into scf.for";
+  let description = [{
+    After `convert-linalg-to-parallel-loops`, an op whose parallel loops are
+    split by reductions has an scf.parallel inside another. Only the
+    outermost one is spread over threads; the inner ones become scf.for
+    nests, so OpenMP does not open a nested parallel region per iteration.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
+#endif // NNC_CODEGEN_CPU_PASSES_TD

@@ -1,0 +1,21 @@
+//===- LoopUtils.h - loop rewrites shared by nnc's passes -------*- C++ -*-===//
+//
+// Part of nnc. Used by the CPU code generation and convert-linalg-to-gpu.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNC_UTILS_LOOPUTILS_H
+#define NNC_UTILS_LOOPUTILS_H
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace nnc {
+
+/// Replaces `op` (without reductions) by an scf.for nest over the same
+/// iterations, outermost dimension first.
+void sequentialize(mlir::RewriterBase &rewriter, mlir::scf::ParallelOp op);
+
+} // namespace nnc
+
+#endif // NNC_UTILS_LOOPUTILS_H

@@ -1,0 +1,138 @@
+//===- Contraction.h - contractions on buffers for the CPU ------*- C++ -*-===//
+//
+// Part of nnc. The analysis and code generation behind nnc-cpu-contractions:
+// a linalg op that computes C[m, n] += sum_k A[m, k] * B[k, n] on buffers,
+// where m, n and k each stand for one or more loop dimensions (a matrix
+// product with any transposes, an NHWC convolution, a filter gradient), is
+// described by the sizes of its loops and, for every operand, its element
+// address as a linear function of the loop indices. Code generation then
+// needs nothing op-specific: register tiles, blocks for the caches and the
+// threads, and an elementwise consumer fused into the last stores.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNC_CODEGEN_CPU_CONTRACTION_H
+#define NNC_CODEGEN_CPU_CONTRACTION_H
+
+#include "nnc/Codegen/CPU/Tuning.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+
+#include <optional>
+
+namespace nnc::cpu {
+
+/// The element at loop indices i lives at `offset + sum_d coef[d] * i[d]`
+/// in the flat view of `buffer` (its base, unit stride).
+struct LinearAccess {
+  mlir::Value buffer;
+  int64_t offset = 0;
+  llvm::SmallVector<int64_t> coef;
+  /// Elements of the flat view from the base: the largest address + 1.
+  int64_t span = 0;
+};
+
+/// The access of `buffer` through `map` (results in terms of `numDims`
+/// loop dimensions of sizes `sizes`), or nullopt when the map is not linear
+/// or the layout not static.
+std::optional<LinearAccess> linearAccess(mlir::Value buffer,
+                                         mlir::AffineMap map,
+                                         llvm::ArrayRef<int64_t> sizes);
+
+/// C[m, n] (+)= sum_k A[m, k] * B[k, n].
+struct Contraction {
+  mutable mlir::linalg::LinalgOp op;
+  llvm::SmallVector<int64_t> sizes; ///< every loop's trip count
+  /// M and N dimensions in C's order (outer to inner; N holds C's
+  /// innermost dimension, `nDim`), then K dimensions outer to inner (the
+  /// innermost has A's smallest stride). Rows and columns of C are the
+  /// flattened M and N indices.
+  llvm::SmallVector<unsigned> mDims, nDims;
+  unsigned nDim = 0;
+  llvm::SmallVector<unsigned> kDims;
+  LinearAccess a, b, c;
+  /// C holds zeros before the op (a fill that can be dropped), so the first
+  /// partial sums are stored, not added.
+  bool zeroInit = false;
+
+  int64_t m() const;
+  int64_t n() const;
+  int64_t k() const;
+};
+
+/// The allocation (or argument) a view is taken of.
+mlir::Value bufferRoot(mlir::Value view);
+
+/// Whether any operand of `op` is a view of `root`.
+bool touchesBuffer(mlir::Operation *op, mlir::Value root);
+
+/// Recognises `op` (static, f32, on buffers, a multiply-accumulate body).
+std::optional<Contraction> matchContraction(mlir::linalg::LinalgOp op);
+
+/// The linalg.fill of zeros into C that the contraction can absorb (nothing
+/// between them touches C), or null.
+mlir::linalg::FillOp findZeroFill(const Contraction &c);
+
+/// How a contraction is tiled.
+struct GemmPlan {
+  /// OuterProduct: B is unit-stride along N; each k step adds mr broadcasts
+  /// of A times an nr-wide row of B. Dot: A and B are unit-stride along the
+  /// innermost K dimension; each tile is mr x nr dot products along it.
+  enum class Kind { OuterProduct, Dot } kind = Kind::OuterProduct;
+  int64_t lanes = 8; ///< f32 elements per vector
+  int64_t mr = 6;    ///< rows of C per register tile
+  int64_t nr = 16;   ///< columns of C per register tile
+  int64_t mc = 72;   ///< rows of C per block (a multiple of mr)
+  int64_t nc = 128;  ///< columns of C per block (a multiple of nr)
+  /// K blocking: kDims[0, numBlockDims) are loops around the register tiles
+  /// (one pass over the block's C tiles each); the remaining K dimensions
+  /// run inside the micro-kernel. When `chunk` > 0, the first inner
+  /// dimension is split: chunks of `chunk` iterations, the chunk index a
+  /// block loop too.
+  unsigned numBlockDims = 0;
+  int64_t chunk = 0;
+  int64_t unroll = 1; ///< innermost k loop unrolling
+  /// B is first copied into nr-wide panels, [N/nr][K][nr] with K in the
+  /// kernel's order and the last panel padded with zeros, so the kernel
+  /// reads it contiguously whatever its layout (worth it when many rows of
+  /// C reuse it). The tiles of a block then run rows outer, panels inner:
+  /// A's rows stay in L1 while B's block stays in L2.
+  bool packB = false;
+  /// The C blocks go columns outer: a thread's consecutive blocks share B's
+  /// column block, which stays in the caches while the rows of A stream
+  /// past it (B packed, N a multiple of nc so the shares stay equal).
+  bool columnsOuter = false;
+};
+
+/// The plan for `c` on `target`, or nullopt when no kernel fits.
+std::optional<GemmPlan> planContraction(const Contraction &c,
+                                        const CPUTuning &target);
+
+/// An elementwise linalg.generic that reads C, fused into the contraction's
+/// last stores: D = f(C, other inputs), D possibly another buffer.
+struct Epilogue {
+  mutable mlir::linalg::GenericOp op;
+  unsigned cInput = 0;                    ///< the input that reads C
+  llvm::SmallVector<LinearAccess> inputs; ///< in terms of the loop dims
+  LinearAccess dest;                      ///< the output D, likewise
+};
+
+/// The consumer of C that can be fused into `c`, if any.
+std::optional<Epilogue> matchEpilogue(const Contraction &c);
+
+/// Builds f(values) from the epilogue's body: `operands[i]` stands for the
+/// i-th block argument (inputs, then the output), scalars or vectors of one
+/// shape (constants from outside the body are broadcast).
+mlir::Value emitEpilogueBody(mlir::OpBuilder &b, mlir::Location loc,
+                             const Epilogue &epilogue,
+                             llvm::ArrayRef<mlir::Value> operands);
+
+/// Replaces the contraction (and the fused epilogue's op) by the tiled
+/// loops of `plan`.
+void emitContraction(mlir::OpBuilder &b, const Contraction &c,
+                     const GemmPlan &plan, const Epilogue *epilogue);
+
+} // namespace nnc::cpu
+
+#endif // NNC_CODEGEN_CPU_CONTRACTION_H

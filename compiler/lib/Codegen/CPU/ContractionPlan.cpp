@@ -1,0 +1,153 @@
+//===- ContractionPlan.cpp - register tiles and cache blocks --------------===//
+//
+// Part of nnc. Chooses a contraction's kernel and tile sizes from the
+// target's vector width, register count and cache sizes:
+// - the register tile fills the vector registers with accumulators and
+//   leaves room for one row of B (outer products) or one vector of each row
+//   and column (dot products);
+// - a K block keeps B's micro-panel (or the tile's rows and columns) in
+//   half of L1, so it is reused by every register tile of a C block;
+// - a C block (the unit of work of a thread) keeps its A rows and B panel in
+//   half of L2, and there are enough blocks to keep the threads busy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Contraction.h"
+
+using namespace nnc::cpu;
+
+namespace {
+/// Rows of C from which B is packed.
+constexpr int64_t kPackRows = 512;
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
+/// The largest divisor of `size` in [lo, hi] that is a multiple of
+/// `multiple`, or 0.
+int64_t divisorIn(int64_t size, int64_t lo, int64_t hi, int64_t multiple) {
+  for (int64_t d = hi; d >= lo && d > 0; --d)
+    if (size % d == 0 && d % multiple == 0)
+      return d;
+  return 0;
+}
+
+/// Splits the K dimensions into block loops and micro-kernel loops, the
+/// latter covering at most about `kcMax` iterations; `multiple` constrains
+/// the innermost loop's trip count (the dot kernel's vectors).
+bool blockK(const Contraction &c, int64_t kcMax, int64_t multiple,
+            GemmPlan &plan) {
+  int64_t inner = 1;
+  unsigned numInner = 0;
+  for (unsigned i = c.kDims.size(); i-- > 0;) {
+    int64_t size = c.sizes[c.kDims[i]];
+    if (inner * size > kcMax)
+      break;
+    inner *= size;
+    ++numInner;
+  }
+  plan.chunk = 0;
+  if (numInner == 0) {
+    // The innermost dimension alone is too long: split it in chunks, or
+    // take it whole when nothing divides it well.
+    int64_t size = c.sizes[c.kDims.back()];
+    plan.chunk = divisorIn(size, kcMax / 2, kcMax, multiple);
+    numInner = 1;
+  }
+  plan.numBlockDims = c.kDims.size() - numInner;
+  int64_t innermost = plan.chunk ? plan.chunk : c.sizes[c.kDims.back()];
+  return innermost % multiple == 0;
+}
+
+int64_t innermostTrip(const Contraction &c, const GemmPlan &plan) {
+  return plan.chunk ? plan.chunk : c.sizes[c.kDims.back()];
+}
+
+/// Shrinks the C blocks until there are a few per thread.
+void spreadBlocks(const Contraction &c, GemmPlan &plan) {
+  const int64_t wanted = 16;
+  auto blocks = [&] {
+    return ceilDiv(c.m(), plan.mc) * ceilDiv(c.n(), plan.nc);
+  };
+  while (blocks() < wanted && (plan.mc > plan.mr || plan.nc > plan.nr)) {
+    if (plan.mc > plan.mr &&
+        (plan.mc / plan.mr >= plan.nc / plan.nr || plan.nc == plan.nr))
+      plan.mc = roundUp(plan.mc / 2, plan.mr);
+    else
+      plan.nc = roundUp(plan.nc / 2, plan.nr);
+  }
+}
+} // namespace
+
+std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
+                                                  const CPUTuning &target) {
+  GemmPlan plan;
+  plan.lanes = std::max<int64_t>(target.vectorBits / 32, 4);
+  const int64_t regs = target.vectorRegisters, lanes = plan.lanes;
+  const unsigned innerK = c.kDims.back();
+  bool dot = c.a.coef[innerK] == 1 && c.b.coef[innerK] == 1;
+  // An nr-wide panel of C (and of B) is contiguous when it stays within a
+  // row of C's innermost dimension.
+  int64_t vectors = std::min<int64_t>(2, ceilDiv(c.n(), lanes));
+  bool panelsInRow =
+      c.nDims.size() == 1 || c.sizes[c.nDim] % (vectors * lanes) == 0;
+  bool unitN = c.b.coef[c.nDim] == 1 && panelsInRow;
+  // Packing B costs a pass over it; with this many rows of C reusing it,
+  // that is a small fraction of the work.
+  plan.packB = c.m() >= kPackRows && panelsInRow;
+  if (unitN || plan.packB) {
+    plan.kind = GemmPlan::Kind::OuterProduct;
+    plan.nr = vectors * lanes;
+    plan.mr = std::min<int64_t>((regs - vectors - 1) / vectors, c.m());
+    if (plan.packB) {
+      // Rows outer: A's micro-panel (mr x kc) fills L1 and is reused by
+      // every panel of the block (the longer K, the fewer passes over C);
+      // B's block (kc x nc, contiguous) fills L2.
+      int64_t kcMax = std::max<int64_t>(target.l1Bytes / (4 * plan.mr), 16);
+      blockK(c, kcMax, 1, plan);
+      int64_t kc = std::min(kcMax, plan.chunk ? plan.chunk : c.k());
+      plan.nc =
+          plan.nr * std::max<int64_t>(1, target.l2Bytes / (4 * kc * plan.nr));
+      plan.mc = plan.mr * 16;
+    } else {
+      // Panels outer: B's micro-panel (kc x nr) in half of L1, the block's
+      // A rows in a quarter of L2.
+      int64_t kcMax = std::max<int64_t>(target.l1Bytes / 2 / (4 * plan.nr), 16);
+      blockK(c, kcMax, 1, plan);
+      plan.mc = plan.mr * std::max<int64_t>(1, target.l2Bytes / 4 /
+                                                   (4 * kcMax * plan.mr));
+      plan.nc = plan.nr * 8;
+    }
+  } else if (dot) {
+    plan.kind = GemmPlan::Kind::Dot;
+    // mr x nr accumulators, mr + nr vectors of A and B.
+    plan.mr = std::min<int64_t>(regs >= 32 ? 4 : 3, c.m());
+    plan.nr = std::min<int64_t>(regs >= 32 ? 5 : 3, c.n());
+    int64_t kcMax = std::max<int64_t>(
+        target.l1Bytes / 2 / (4 * (plan.mr + plan.nr)), lanes);
+    if (!blockK(c, kcMax, lanes, plan))
+      return std::nullopt;
+    plan.mc = plan.mr * 8;
+    plan.nc = plan.nr * 16;
+  } else {
+    return std::nullopt;
+  }
+  plan.mc = std::min(plan.mc, roundUp(c.m(), plan.mr));
+  plan.nc = std::min(plan.nc, roundUp(c.n(), plan.nr));
+  spreadBlocks(c, plan);
+  if (plan.packB) {
+    // Column blocks of equal widths; when they cover N exactly, the blocks
+    // can go columns outer with every thread's share of the same size.
+    plan.nc = roundUp(ceilDiv(c.n(), ceilDiv(c.n(), plan.nc)), plan.nr);
+    plan.columnsOuter = c.n() % plan.nc == 0;
+  }
+
+  int64_t trip = innermostTrip(c, plan);
+  if (plan.kind == GemmPlan::Kind::Dot)
+    trip /= lanes;
+  if (trip <= 8)
+    plan.unroll = trip;
+  else
+    plan.unroll = trip % 4 == 0 ? 4 : trip % 2 == 0 ? 2 : 1;
+  return plan;
+}

@@ -1,0 +1,82 @@
+//===- Pipeline.cpp - the CPU target's pass pipelines ---------------------===//
+//
+// Part of nnc.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnc/Codegen/CPU/Pipeline.h"
+
+#include "nnc/Codegen/CPU/Passes.h"
+#include "nnc/Conversion/Passes.h"
+#include "nnc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void nnc::cpu::buildLinalgPipeline(OpPassManager &pm) {
+  pm.addPass(createRecordLayersPass());
+  pm.addPass(createConvertNNToLinalg());
+  // Elementwise chains (bias, activation, the losses' pieces) become one
+  // linalg.generic each, so their intermediates are never materialised.
+  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+/// Parses a fixed pipeline string of upstream passes into `pm`.
+static void addUpstream(OpPassManager &pm, StringRef pipeline) {
+  if (failed(parsePassPipeline(pipeline, pm)))
+    llvm::report_fatal_error("nnc: invalid built-in CPU pipeline");
+}
+
+void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
+  pm.addPass(createExportModelInterfacePass());
+  // Matrix products and convolutions: register tiles, cache blocks, threads.
+  ContractionsPassOptions contractions;
+  contractions.vectorBits = tuning.vectorBits;
+  contractions.vectorRegisters = tuning.vectorRegisters;
+  contractions.l1Bytes = tuning.l1Bytes;
+  contractions.l2Bytes = tuning.l2Bytes;
+  pm.addNestedPass<func::FuncOp>(createContractionsPass(contractions));
+  pm.addNestedPass<func::FuncOp>(createCopiesToLinalgPass());
+  // Everything else: threads over the outer loops, vectors along the
+  // innermost dimension.
+  VectorizePassOptions vectorize;
+  vectorize.vectorBits = tuning.vectorBits;
+  pm.addNestedPass<func::FuncOp>(createVectorizePass(vectorize));
+  addUpstream(pm, "scf-forall-to-parallel");
+  // Other loops: parallel over the outer parallel dimensions, the output's
+  // last dimension innermost for LLVM's vectoriser.
+  pm.addNestedPass<func::FuncOp>(createVectorizableLoopOrderPass());
+  pm.addPass(createConvertLinalgToParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createSequentialInnerParallelLoopsPass());
+  // Upstream passes, in the order the lowering needs: alloca scopes that
+  // scf-to-openmp creates are lowered with the memrefs, before scf-to-cf
+  // splits their regions.
+  // expand-strided-metadata makes affine.apply of the vector code's
+  // subviews, hence the second lower-affine.
+  addUpstream(pm,
+              "canonicalize,convert-vector-to-scf{full-unroll=true},"
+              "convert-scf-to-openmp,lower-affine,expand-strided-metadata,"
+              "lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,"
+              "math-expand-ops,convert-math-to-llvm,convert-math-to-libm,"
+              "convert-vector-to-llvm,convert-ub-to-llvm,convert-arith-to-llvm,"
+              "convert-index-to-llvm,convert-cf-to-llvm,convert-openmp-to-llvm,"
+              "convert-func-to-llvm,reconcile-unrealized-casts");
+  pm.addPass(createPackedEntryPointsPass());
+}
+
+void nnc::cpu::registerPipelines() {
+  PassPipelineRegistration<>("nnc-cpu-linalg-pipeline",
+                             "Lower nn to linalg on tensors for the CPU and "
+                             "clean up",
+                             buildLinalgPipeline);
+  PassPipelineRegistration<>(
+      "nnc-cpu-llvm-pipeline",
+      "Bufferized model to the LLVM dialect for the CPU, with its description",
+      [](OpPassManager &pm) { buildLLVMPipeline(pm); });
+}

@@ -1,0 +1,321 @@
+//===- Vectorize.cpp - the nnc-cpu-vectorize pass -------------------------===//
+//
+// Part of nnc. Elementwise ops, reductions and copies on the CPU: threads
+// over the outer parallel loops, vectors along the output's innermost
+// (contiguous) dimension, accumulators kept in registers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnc/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace nnc::cpu {
+#define GEN_PASS_DEF_VECTORIZEPASS
+#include "nnc/Codegen/CPU/Passes.h.inc"
+} // namespace nnc::cpu
+
+using namespace mlir;
+
+namespace {
+/// The loop of the output's innermost dimension, when it is a parallel loop
+/// and every map is a projected permutation.
+std::optional<unsigned> vectorLoop(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.hasDynamicShape() || op.getNumLoops() == 0)
+    return std::nullopt;
+  for (AffineMap map : op.getIndexingMapsArray())
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
+      return std::nullopt;
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (out.getNumResults() == 0)
+    return std::nullopt;
+  auto last = dyn_cast<AffineDimExpr>(out.getResults().back());
+  if (!last || op.getIteratorTypesArray()[last.getPosition()] !=
+                   utils::IteratorType::parallel)
+    return std::nullopt;
+  return last.getPosition();
+}
+
+/// Tiles `op` with `sizes` (0: not tiled) in loops of `type`; the tiled op.
+FailureOr<Operation *> tile(RewriterBase &rewriter, Operation *op,
+                            ArrayRef<int64_t> sizes,
+                            scf::SCFTilingOptions::LoopType type,
+                            ArrayRef<int64_t> order = {}) {
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  options.setLoopType(type);
+  if (!order.empty())
+    options.setInterchange(order);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled =
+      scf::tileUsingSCF(rewriter, cast<TilingInterface>(op), options);
+  if (failed(tiled) || tiled->tiledOps.size() != 1)
+    return failure();
+  rewriter.eraseOp(op); // on buffers, the loops replace it
+  return tiled->tiledOps.front();
+}
+
+/// Keeps a reduction's accumulator in registers: the transfer_read and
+/// transfer_write of the output tile, both in `loop`'s body with indices
+/// and base defined outside it, move out of the loop; the value is carried
+/// as an iteration argument. Returns the new loop, or null.
+scf::ForOp hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
+  vector::TransferWriteOp write;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto w = dyn_cast<vector::TransferWriteOp>(op))
+      write = write ? vector::TransferWriteOp() : w; // exactly one
+  if (!write)
+    return nullptr;
+  // Constants and the tile's view, made in the loop by tiling and
+  // vectorisation, go before it when they depend on nothing in it.
+  std::function<bool(Value)> outside = [&](Value v) {
+    if (loop.isDefinedOutsideOfLoop(v))
+      return true;
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getParentOp() != loop ||
+        !(def->hasTrait<OpTrait::ConstantLike>() ||
+          isa<memref::SubViewOp>(def)) ||
+        !llvm::all_of(def->getOperands(), outside))
+      return false;
+    rewriter.moveOpBefore(def, loop);
+    return true;
+  };
+  if (!outside(write.getBase()) || !llvm::all_of(write.getIndices(), outside))
+    return nullptr;
+  vector::TransferReadOp read;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto r = dyn_cast<vector::TransferReadOp>(op))
+      if (r.getBase() == write.getBase() &&
+          llvm::equal(r.getIndices(), write.getIndices(),
+                      [](Value x, Value y) {
+                        return isEqualConstantIntOrValue(x, y);
+                      }) &&
+          r.getVectorType() == write.getVectorType())
+        read = read ? vector::TransferReadOp() : r;
+  // Nothing else in the loop may touch the output tile.
+  if (!read || !outside(read.getPadding()) || !read->isBeforeInBlock(write) ||
+      llvm::any_of(write.getBase().getUsers(), [&](Operation *user) {
+        return user != read && user != write && loop->isAncestor(user);
+      }))
+    return nullptr;
+  rewriter.moveOpBefore(read, loop);
+  Value updated = write.getVector();
+  FailureOr<LoopLikeOpInterface> grown = loop.replaceWithAdditionalYields(
+      rewriter, read.getResult(), /*replaceInitOperandUsesInLoop=*/true,
+      [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+        return SmallVector<Value>{updated};
+      });
+  if (failed(grown))
+    return nullptr;
+  auto newLoop = cast<scf::ForOp>(grown->getOperation());
+  rewriter.moveOpAfter(write, newLoop);
+  rewriter.modifyOpInPlace(write, [&] {
+    write.getValueToStoreMutable().assign(newLoop.getResults().back());
+  });
+  return newLoop;
+}
+
+/// A sum of a whole tensor into a scalar (an `out + f(in)` body, one input
+/// read with the identity map) is split so threads and vectors can share
+/// it: partial sums [P, L] of the input viewed as [P, rows / P, cols / L, L]
+/// (P threads' rows, L lanes), then the scalar plus the P * L partials.
+/// Returns the partial op, or null when the op does not fit.
+linalg::GenericOp splitFullSum(RewriterBase &rewriter, linalg::GenericOp op,
+                               int64_t vectorBits) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 || op.getNumLoops() < 2 ||
+      op.getNumParallelLoops() != 0 || op.hasIndexSemantics())
+    return nullptr;
+  auto in = dyn_cast<MemRefType>(op.getDpsInputOperand(0)->get().getType());
+  auto out = dyn_cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
+  if (!in || !out || out.getRank() != 0 || !in.hasStaticShape() ||
+      !in.getLayout().isIdentity() ||
+      !op.getMatchingIndexingMap(op.getDpsInputOperand(0)).isIdentity())
+    return nullptr;
+  Block &body = op.getRegion().front();
+  auto add = dyn_cast<arith::AddFOp>(
+      body.getTerminator()->getOperand(0).getDefiningOp());
+  Value acc = body.getArgument(1);
+  if (!add || (add.getLhs() != acc && add.getRhs() != acc) ||
+      llvm::count_if(acc.getUses(), [](OpOperand &) { return true; }) != 1)
+    return nullptr;
+  int64_t rows = in.getDimSize(0), cols = in.getShape().back();
+  int64_t lanes = vectorBits / out.getElementTypeBitWidth();
+  while (lanes > 1 && cols % lanes)
+    lanes /= 2;
+  int64_t threads = 16;
+  while (threads > 1 && rows % threads)
+    --threads;
+  if (lanes == 1 || in.getNumElements() < 4096)
+    return nullptr;
+
+  Location loc = op.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  rewriter.setInsertionPoint(op);
+  // The input as [P, rows / P, middle dims..., cols / L, L].
+  int64_t rank = in.getRank();
+  SmallVector<int64_t> shape = {threads, rows / threads};
+  SmallVector<ReassociationIndices> groups = {{0, 1}};
+  for (int64_t d = 1; d + 1 < rank; ++d) {
+    groups.push_back({static_cast<int64_t>(shape.size())});
+    shape.push_back(in.getDimSize(d));
+  }
+  if (rank == 1) {
+    // One dimension: it is both the threads' and the lanes' dimension.
+    if (rows % (threads * lanes))
+      return nullptr;
+    shape = {threads, rows / (threads * lanes), lanes};
+    groups = {{0, 1, 2}};
+  } else {
+    groups.push_back({static_cast<int64_t>(shape.size()),
+                      static_cast<int64_t>(shape.size()) + 1});
+    shape.push_back(cols / lanes);
+    shape.push_back(lanes);
+  }
+  Value view = memref::ExpandShapeOp::create(
+      rewriter, loc, MemRefType::get(shape, in.getElementType()),
+      op.getDpsInputOperand(0)->get(), groups);
+  Type elt = out.getElementType();
+  Value partial = memref::AllocOp::create(
+      rewriter, loc, MemRefType::get({threads, lanes}, elt));
+  Value zero =
+      arith::ConstantOp::create(rewriter, loc, elt, rewriter.getZeroAttr(elt));
+  linalg::FillOp::create(rewriter, loc, zero, partial);
+  unsigned n = shape.size();
+  SmallVector<utils::IteratorType> iters(n, utils::IteratorType::reduction);
+  iters.front() = iters.back() = utils::IteratorType::parallel;
+  AffineMap partialMap = AffineMap::get(
+      n, 0, {getAffineDimExpr(0, ctx), getAffineDimExpr(n - 1, ctx)}, ctx);
+  auto partials = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{}, ValueRange{view}, ValueRange{partial},
+      {AffineMap::getMultiDimIdentityMap(n, ctx), partialMap}, iters);
+  rewriter.cloneRegionBefore(op.getRegion(), partials.getRegion(),
+                             partials.getRegion().end());
+  // out + sum of the partials.
+  auto sum = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{}, ValueRange{partial},
+      ValueRange{op.getDpsInitOperand(0)->get()},
+      {AffineMap::getMultiDimIdentityMap(2, ctx), AffineMap::get(2, 0, ctx)},
+      {utils::IteratorType::reduction, utils::IteratorType::reduction},
+      [](OpBuilder &b, Location l, ValueRange a) {
+        linalg::YieldOp::create(
+            b, l, arith::AddFOp::create(b, l, a[1], a[0]).getResult());
+      });
+  memref::DeallocOp::create(rewriter, loc, partial);
+  (void)sum;
+  rewriter.eraseOp(op);
+  return partials;
+}
+
+struct VectorizePass : nnc::cpu::impl::VectorizePassBase<VectorizePass> {
+  using Base::Base;
+
+  LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::LinalgOp op,
+                             unsigned v) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+    auto outType = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
+    unsigned bits = outType.getElementTypeBitWidth();
+    // The widest vector that divides the dimension: static tiles, no masks
+    // (channel counts are multiples of 8 but for the very first and last
+    // layers).
+    int64_t lanes = std::max<int64_t>(vectorBits / std::max(bits, 8u), 1);
+    while (lanes > 1 && ranges[v] % lanes)
+      lanes /= 2;
+    if (lanes == 1)
+      return failure();
+    // Threads take the other parallel loops one iteration at a time; when
+    // there are none, blocks of the vector loop.
+    SmallVector<int64_t> outer(ranges.size(), 0), inner(ranges.size(), 0);
+    bool anyOuter = false;
+    for (unsigned d = 0; d < ranges.size(); ++d)
+      if (iters[d] == utils::IteratorType::parallel && d != v) {
+        outer[d] = 1;
+        anyOuter = true;
+      }
+    if (!anyOuter) {
+      int64_t vectors = ranges[v] / lanes;
+      int64_t perThread = 1;
+      while (vectors % (perThread * 2) == 0 && vectors / (perThread * 2) >= 16)
+        perThread *= 2;
+      outer[v] = lanes * perThread;
+    }
+    FailureOr<Operation *> block =
+        tile(rewriter, op, outer, scf::SCFTilingOptions::LoopType::ForallOp);
+    if (failed(block))
+      return failure();
+    for (unsigned d = 0; d < ranges.size(); ++d)
+      inner[d] =
+          d == v ? lanes : (iters[d] == utils::IteratorType::reduction ? 1 : 0);
+    // The vector loop outside the reductions, so each vector's accumulator
+    // can stay in registers across them.
+    SmallVector<int64_t> order = {static_cast<int64_t>(v)};
+    for (unsigned d = 0; d < ranges.size(); ++d)
+      if (d != v)
+        order.push_back(d);
+    FailureOr<Operation *> piece = tile(
+        rewriter, *block, inner, scf::SCFTilingOptions::LoopType::ForOp, order);
+    if (failed(piece))
+      return failure();
+    rewriter.setInsertionPoint(*piece);
+    FailureOr<linalg::VectorizationResult> result =
+        linalg::vectorize(rewriter, *piece);
+    if (failed(result))
+      return failure();
+    Block *body = (*piece)->getBlock();
+    if (result->replacements.empty())
+      rewriter.eraseOp(*piece);
+    else
+      rewriter.replaceOp(*piece, result->replacements);
+    // Out of the reduction loops, innermost first.
+    if (llvm::is_contained(iters, utils::IteratorType::reduction))
+      for (auto loop = dyn_cast<scf::ForOp>(body->getParentOp()); loop;
+           loop = dyn_cast<scf::ForOp>(loop->getParentOp())) {
+        loop = hoistAccumulator(rewriter, loop);
+        if (!loop)
+          break;
+      }
+    return success();
+  }
+
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::GenericOp> sums;
+    getOperation().walk([&](linalg::GenericOp op) { sums.push_back(op); });
+    for (linalg::GenericOp op : sums)
+      splitFullSum(rewriter, op, vectorBits);
+    SmallVector<std::pair<linalg::LinalgOp, unsigned>> ops;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (std::optional<unsigned> v = vectorLoop(op))
+        ops.push_back({op, *v});
+    });
+    // An op that cannot be vectorised stays a (possibly tiled) linalg op.
+    for (auto [op, v] : ops)
+      (void)vectorizeOne(rewriter, op, v);
+    // vector<1x1x8xf32> -> vector<8xf32>.
+    RewritePatternSet patterns(&getContext());
+    vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+    vector::populateVectorTransferDropUnitDimsPatterns(patterns);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateVectorTransferLoweringPatterns(patterns, /*maxRank=*/1);
+    vector::TransferReadOp::getCanonicalizationPatterns(patterns,
+                                                        &getContext());
+    vector::TransferWriteOp::getCanonicalizationPatterns(patterns,
+                                                         &getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace

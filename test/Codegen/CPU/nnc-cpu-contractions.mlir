@@ -1,0 +1,172 @@
+// RUN: nnc-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(nnc-cpu-contractions))" | FileCheck %s
+// RUN: nnc-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(nnc-cpu-contractions{vector-bits=512 vector-registers=32}))" | FileCheck %s --check-prefix=AVX512
+
+// A dense layer: the zero fill is absorbed (the first K block stores), the
+// bias and ReLU are applied in the stores to D, and C is gone. 6 x 16 tiles
+// of AVX2 registers: 12 accumulators, two 8-wide rows of B per k step; the
+// last panel of 37 columns is masked.
+// CHECK-LABEL: func.func @dense
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: linalg.
+// CHECK: scf.forall
+// CHECK: scf.if
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// CHECK-COUNT-12: vector.fma {{.*}} : vector<8xf32>
+// CHECK: arith.maximumf {{.*}} : vector<8xf32>
+// CHECK: vector.store
+// CHECK: vector.maskedload
+// CHECK: vector.maskedstore
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// AVX512-LABEL: func.func @dense
+// AVX512: iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @dense(%a: memref<50x70xf32>, %b: memref<70x37xf32>, %bias: memref<37xf32>, %d: memref<50x37xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<50x37xf32>
+  linalg.fill ins(%cst : f32) outs(%c : memref<50x37xf32>)
+  linalg.matmul ins(%a, %b : memref<50x70xf32>, memref<70x37xf32>) outs(%c : memref<50x37xf32>)
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%c, %bias : memref<50x37xf32>, memref<37xf32>) outs(%d : memref<50x37xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %r = arith.maximumf %s, %cst : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %c : memref<50x37xf32>
+  return
+}
+
+// -----
+
+// Without a zero fill, the product adds to what C holds; a long K runs in
+// blocks, the first adding to C's initial value like the others.
+// CHECK-LABEL: func.func @accumulate
+// CHECK: scf.forall
+// CHECK: scf.for
+// CHECK: vector.fma
+// CHECK: vector.load
+// CHECK: arith.addf {{.*}} : vector<8xf32>
+// CHECK: vector.store
+func.func @accumulate(%a: memref<64x600xf32>, %b: memref<600x64xf32>, %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x600xf32>, memref<600x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+// B transposed (the input gradient of a dense layer, dY * W^T): A and B are
+// both unit-stride along k, so each tile is 3 x 3 dot products along k,
+// reduced once at the end.
+// CHECK-LABEL: func.func @transposed_b
+// CHECK: scf.forall
+// CHECK: iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// CHECK-COUNT-9: vector.fma
+// CHECK: vector.reduction <add>
+// CHECK-NOT: linalg.matmul
+#a = affine_map<(m, n, k) -> (m, k)>
+#bt = affine_map<(m, n, k) -> (n, k)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @transposed_b(%a: memref<32x96xf32>, %b: memref<40x96xf32>, %c: memref<32x40xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%c : memref<32x40xf32>)
+  linalg.matmul indexing_maps = [#a, #bt, #c] ins(%a, %b : memref<32x96xf32>, memref<40x96xf32>) outs(%c : memref<32x40xf32>)
+  return
+}
+
+// -----
+
+// A convolution reads its input through the addresses of an implicit
+// im2col: rows of C are output pixels, the K loops run over the filter
+// taps and input channels, and B is the HWIO filter itself. Nothing is
+// copied; the input view ends at the last element a window reaches
+// (row and column 14 of 16: 7920 elements).
+// CHECK-LABEL: func.func @conv
+// CHECK-DAG: memref.reinterpret_cast {{.*}} sizes: [7920], strides: [1] : memref<f32> to memref<7920xf32>
+// CHECK-DAG: memref.reinterpret_cast {{.*}} sizes: [9216], strides: [1] : memref<f32> to memref<9216xf32>
+// CHECK: scf.forall
+// CHECK: scf.for
+// CHECK: vector.fma
+// CHECK-NOT: linalg.conv_2d_nhwc_hwcf
+func.func @conv(%x: memref<2x16x16x16xf32>, %w: memref<3x3x16x64xf32>, %y: memref<2x7x7x64xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%y : memref<2x7x7x64xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%x, %w : memref<2x16x16x16xf32>, memref<3x3x16x64xf32>) outs(%y : memref<2x7x7x64xf32>)
+  return
+}
+
+// -----
+
+// A batched product is no contraction of this form: it keeps its linalg op.
+// CHECK-LABEL: func.func @batched
+// CHECK: linalg.batch_matmul
+// CHECK-NOT: scf.forall
+func.func @batched(%a: memref<2x8x8xf32>, %b: memref<2x8x8xf32>, %c: memref<2x8x8xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<2x8x8xf32>, memref<2x8x8xf32>) outs(%c : memref<2x8x8xf32>)
+  return
+}
+
+// -----
+
+// The input gradient of a dense layer after a flatten keeps the
+// convolution's shape: C[n, h, w, c] = sum_j dY[n, j] * W[h, w, c, j]. The
+// columns of C are (h, w, c) flattened; A and B are unit-stride along j, so
+// the tiles are dot products.
+// CHECK-LABEL: func.func @unflattened
+// CHECK: scf.forall
+// CHECK: vector.fma
+// CHECK: vector.reduction <add>
+// CHECK-NOT: linalg.generic
+#dy = affine_map<(n, h, w, c, j) -> (n, j)>
+#w = affine_map<(n, h, w, c, j) -> (h, w, c, j)>
+#dx = affine_map<(n, h, w, c, j) -> (n, h, w, c)>
+func.func @unflattened(%dy: memref<8x32xf32>, %wt: memref<3x3x16x32xf32>, %dx: memref<8x3x3x16xf32>) {
+  linalg.generic {indexing_maps = [#dy, #w, #dx], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+    ins(%dy, %wt : memref<8x32xf32>, memref<3x3x16x32xf32>) outs(%dx : memref<8x3x3x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Many rows of C reuse B: it is first packed into 16-wide panels (K = 300
+// each, zero-padded). The C blocks split N into equal column blocks and go
+// columns outer, so each thread's consecutive blocks share B's panel block.
+// CHECK-LABEL: func.func @packed
+// CHECK: %[[PACKED:.*]] = memref.alloc() {alignment = 64 : i64} : memref<76800xf32>
+// CHECK: scf.forall ({{.*}}) in (16)
+// CHECK: vector.store {{.*}}, %[[PACKED]]
+// CHECK: scf.forall ({{.*}}, {{.*}}) in (2, 13)
+// CHECK: scf.for {{.*}} step %c6{{[_0-9]*}} {
+// CHECK: scf.for {{.*}} step %c16{{[_0-9]*}} {
+// CHECK: vector.load %[[PACKED]]
+// CHECK-COUNT-12: vector.fma
+// CHECK: memref.dealloc %[[PACKED]]
+func.func @packed(%a: memref<600x300xf32>, %b: memref<300x256xf32>, %c: memref<600x256xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%c : memref<600x256xf32>)
+  linalg.matmul ins(%a, %b : memref<600x300xf32>, memref<300x256xf32>) outs(%c : memref<600x256xf32>)
+  return
+}
+
+// -----
+
+// A filter row's taps and channels are contiguous in both the NHWC input
+// and the HWIO filter: the micro-kernel runs them as one loop of 3 x 32
+// iterations, inside the loop over filter rows.
+// CHECK-LABEL: func.func @conv_taps
+// CHECK: scf.for {{.*}} to %c3{{[_0-9]*}} step %c1{{[_0-9]*}} iter_args(
+// CHECK-NOT: scf.for
+// CHECK: scf.for {{.*}} to %c96{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args(
+func.func @conv_taps(%x: memref<8x18x18x32xf32>, %w: memref<3x3x32x64xf32>, %y: memref<8x16x16x64xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%y : memref<8x16x16x64xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<8x18x18x32xf32>, memref<3x3x32x64xf32>) outs(%y : memref<8x16x16x64xf32>)
+  return
+}

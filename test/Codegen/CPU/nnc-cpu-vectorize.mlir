@@ -1,0 +1,72 @@
+// RUN: nnc-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(nnc-cpu-vectorize,canonicalize))" | FileCheck %s
+
+// Bias and ReLU on NHWC: threads over (n, h, w), vectors along the channels
+// (4 lanes: the widest vector that divides 20 with 256-bit registers).
+// CHECK-LABEL: func.func @bias_relu
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (2, 4, 4)
+// CHECK: scf.for %{{.*}} = %c0 to %c20 step %c4
+// CHECK: vector.load {{.*}} : memref<{{.*}}>, vector<4xf32>
+// CHECK: vector.load {{.*}} : memref<{{.*}}>, vector<4xf32>
+// CHECK: arith.addf {{.*}} : vector<4xf32>
+// CHECK: arith.maximumf {{.*}} : vector<4xf32>
+// CHECK: vector.store {{.*}} : memref<{{.*}}>, vector<4xf32>
+// CHECK-NOT: linalg.generic
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#c = affine_map<(d0, d1, d2, d3) -> (d3)>
+func.func @bias_relu(%x: memref<2x4x4x20xf32>, %b: memref<20xf32>, %y: memref<2x4x4x20xf32>) {
+  %z = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#id, #c, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %b : memref<2x4x4x20xf32>, memref<20xf32>) outs(%y : memref<2x4x4x20xf32>) {
+  ^bb0(%a: f32, %bb: f32, %o: f32):
+    %s = arith.addf %a, %bb : f32
+    %r = arith.maximumf %s, %z : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A bias gradient (sum over n, h, w): vectors of channels spread over the
+// threads; each vector's accumulator is read once, carried through the
+// reduction loops in a register and written once.
+// CHECK-LABEL: func.func @bias_grad
+// CHECK: scf.forall (%{{.*}}) = (0) to (16) step (8)
+// CHECK: %[[INIT:.*]] = vector.load {{.*}} : memref<{{.*}}>, vector<8xf32>
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[INIT]]) -> (vector<8xf32>)
+// CHECK: scf.for {{.*}} -> (vector<8xf32>)
+// CHECK: scf.for {{.*}} -> (vector<8xf32>)
+// CHECK: vector.load
+// CHECK: arith.addf {{.*}} : vector<8xf32>
+// CHECK: vector.store %[[SUM]]
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#c = affine_map<(d0, d1, d2, d3) -> (d3)>
+func.func @bias_grad(%x: memref<2x4x4x16xf32>, %g: memref<16xf32>) {
+  linalg.generic {indexing_maps = [#id, #c], iterator_types = ["reduction", "reduction", "reduction", "parallel"]} ins(%x : memref<2x4x4x16xf32>) outs(%g : memref<16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A transposing op whose map is not a projected permutation (a flipped
+// filter) and an op with three channels keep their linalg form.
+// CHECK-LABEL: func.func @kept
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+#flip = affine_map<(d0, d1) -> (2 - d0, d1)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @kept(%w: memref<3x16xf32>, %f: memref<3x16xf32>, %x: memref<4x3xf32>, %y: memref<4x3xf32>) {
+  linalg.generic {indexing_maps = [#flip, #id2], iterator_types = ["parallel", "parallel"]} ins(%w : memref<3x16xf32>) outs(%f : memref<3x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x : memref<4x3xf32>) outs(%y : memref<4x3xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  }
+  return
+}
