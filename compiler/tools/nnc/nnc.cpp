@@ -57,13 +57,9 @@ cl::opt<bool> listStages("help-list-stages",
 cl::opt<std::string> target("target", cl::desc("Code generation target"),
                             cl::value_desc("cpu|cuda"), cl::init("cpu"),
                             cl::cat(nncCategory));
-cl::opt<std::string>
-    precision("precision",
-              cl::desc("CUDA: how convolutions and matrix products compute: "
-                       "fp32 (default), tf32 (TF32 tensor cores), bf16 "
-                       "(bf16 operands, f32 accumulation)"),
-              cl::value_desc("fp32|tf32|bf16"), cl::init("fp32"),
-              cl::cat(nncCategory));
+cl::opt<nnc::CudaMath> precision(
+    "precision", cl::desc("CUDA: how convolutions and matrix products compute"),
+    cl::init(nnc::CudaMath::FP32), nnc::cudaMathValues(), cl::cat(nncCategory));
 cl::opt<double> lossScale(
     "loss-scale",
     cl::desc("Static loss scaling of the training step: the backward pass "
@@ -161,9 +157,6 @@ int main(int argc, char **argv) {
   if (cuda && !NNC_HAVE_CUDA)
     return fail("this nnc was built without the CUDA target (the CUDA "
                 "toolkit or cuDNN was not found at configure time)");
-  if (precision != "fp32" && precision != "tf32" && precision != "bf16")
-    return fail("unknown --precision '" + precision +
-                "'; expected fp32, tf32 or bf16");
   if (!cuda && precision.getNumOccurrences())
     return fail("--precision applies to --target=cuda");
   if (lossScale.getNumOccurrences() &&
@@ -249,7 +242,8 @@ int main(int argc, char **argv) {
         b.getNamedAttr("target", b.getStringAttr(target)),
         b.getNamedAttr("cpu", b.getStringAttr(cpuName))};
     if (cuda) {
-      build.push_back(b.getNamedAttr("precision", b.getStringAttr(precision)));
+      build.push_back(b.getNamedAttr(
+          "precision", b.getStringAttr(nnc::cudaMathName(precision))));
       build.push_back(b.getNamedAttr("gpu_arch", b.getStringAttr(gpuArch)));
     }
     (*module)->setAttr("nn.build", b.getDictionaryAttr(build));
@@ -270,9 +264,10 @@ int main(int argc, char **argv) {
   if (!cuda && stage >= nnc::Stage::LLVMMLIR)
     pipeline.cpu = nnc::describeCPU(codegen);
   pipeline.cuda.precision = precision;
-  pipeline.lossScale = lossScale.getNumOccurrences()
-                           ? lossScale.getValue()
-                           : (cuda && precision == "bf16" ? 1024.0 : 1.0);
+  pipeline.lossScale =
+      lossScale.getNumOccurrences()
+          ? lossScale.getValue()
+          : (cuda && precision == nnc::CudaMath::BF16 ? 1024.0 : 1.0);
   pipeline.cuda.arch = gpuArch;
   pipeline.cuda.toolkit = nnc::findCUDAToolkit();
   nnc::buildPipelineUpTo(pm, stage, pipeline);

@@ -7,6 +7,8 @@
 #ifndef NNC_CONVERSION_PASSES_H
 #define NNC_CONVERSION_PASSES_H
 
+#include "nnc/Conversion/NNToCUDA/CudaMath.h"
+
 #include "mlir/Pass/Pass.h"
 
 namespace nnc {

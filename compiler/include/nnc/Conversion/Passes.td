@@ -46,8 +46,10 @@ def ConvertNNToCUDA : Pass<"convert-nn-to-cuda", "::mlir::ModuleOp"> {
     docs/cuda-runtime.md documents the calls.
   }];
   let options = [
-    Option<"precision", "precision", "std::string", "\"fp32\"",
-           "fp32, tf32 (TF32 tensor cores allowed) or bf16">,
+    Option<"precision", "precision", "::nnc::CudaMath",
+           "::nnc::CudaMath::FP32",
+           "How convolutions and matrix products compute",
+           "::nnc::cudaMathValues()">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -33,18 +33,7 @@ struct ConvertNNToCUDAPass
   using Base::Base;
 
   void runOnOperation() override {
-    nnc::CudaMath math;
-    if (precision == "fp32")
-      math = nnc::CudaMath::FP32;
-    else if (precision == "tf32")
-      math = nnc::CudaMath::TF32;
-    else if (precision == "bf16")
-      math = nnc::CudaMath::BF16;
-    else {
-      getOperation().emitError("unknown precision '")
-          << precision << "'; expected fp32, tf32 or bf16";
-      return signalPassFailure();
-    }
+    nnc::CudaMath math = precision;
     RewritePatternSet patterns(&getContext());
     nnc::populateConvToCUDAPatterns(patterns, math);
     nnc::populatePoolLRNToCUDAPatterns(patterns);

@@ -10,6 +10,8 @@
 #ifndef NNC_CODEGEN_CUDA_PIPELINE_H
 #define NNC_CODEGEN_CUDA_PIPELINE_H
 
+#include "nnc/Conversion/NNToCUDA/CudaMath.h"
+
 #include "mlir/Pass/PassManager.h"
 
 #include <string>
@@ -18,9 +20,9 @@ namespace nnc::cuda {
 
 /// How the CUDA target compiles.
 struct CUDAOptions {
-  std::string precision = "fp32"; ///< fp32, tf32 or bf16
-  std::string arch = "sm_90";     ///< the GPU the cubin is for
-  std::string toolkit;            ///< the CUDA toolkit (ptxas, libdevice)
+  CudaMath precision = CudaMath::FP32; ///< how the libraries compute
+  std::string arch = "sm_90";          ///< the GPU the cubin is for
+  std::string toolkit;                 ///< the CUDA toolkit (ptxas, libdevice)
 };
 
 /// Library-backed ops as calls into libnnrt's CUDA part

@@ -7,13 +7,11 @@
 #ifndef NNC_CONVERSION_NNTOCUDA_NNTOCUDA_H
 #define NNC_CONVERSION_NNTOCUDA_NNTOCUDA_H
 
+#include "nnc/Conversion/NNToCUDA/CudaMath.h"
+
 #include "mlir/IR/PatternMatch.h"
 
 namespace nnc {
-
-/// How convolutions and matrix products compute: 0 strict fp32, 1 TF32
-/// allowed, 2 bf16 operands (the runtime's `math` argument).
-enum class CudaMath : int64_t { FP32 = 0, TF32 = 1, BF16 = 2 };
 
 /// conv2d and its input and filter gradients: cuDNN.
 void populateConvToCUDAPatterns(mlir::RewritePatternSet &patterns,
