@@ -113,6 +113,74 @@ int64_t outputSize(int64_t in, int64_t k, int64_t stride, int64_t dilation,
   return span < 0 ? -1 : span / stride + 1;
 }
 
+/// Why the shapes of `p` (from x, w and y) do not make one convolution, or
+/// an empty string when they do.
+std::string mismatch(const ConvProblem &p, const View &w, const View &y) {
+  int64_t oh = outputSize(p.h, p.kh, p.stride[0], p.dilation[0], p.pad[0]),
+          ow = outputSize(p.w, p.kw, p.stride[1], p.dilation[1], p.pad[1]);
+  if (y.sizes[0] != p.n)
+    return "the batch sizes differ";
+  if (w.sizes[2] != p.c)
+    return "the filter's input channels differ from the activations'";
+  if (y.sizes[3] != p.f)
+    return "the filter's output channels differ from the activations'";
+  if (oh < 0 || ow < 0)
+    return "the filter is larger than the padded input";
+  if (oh != p.oh || ow != p.ow)
+    return "the output should be " + std::to_string(oh) + "x" +
+           std::to_string(ow);
+  return "";
+}
+
+/// Fails unless the operands (`given`, in the call's order, named `names`)
+/// make one convolution with `p`'s strides, dilations and padding.
+void checkFits(const ConvProblem &p, const View *const given[3],
+               const char *const names[3], const View &w, const View &y,
+               const Site &site) {
+  if (p.stride[0] < 1 || p.stride[1] < 1 || p.dilation[0] < 1 ||
+      p.dilation[1] < 1 || p.pad[0] < 0 || p.pad[1] < 0)
+    fail(site, "strides and dilations must be positive and padding not "
+               "negative: " +
+                   p.describe());
+  std::string why = mismatch(p, w, y);
+  if (!why.empty()) {
+    std::string shapes;
+    for (int i = 0; i < 3; ++i)
+      shapes += std::string(names[i]) + " " + given[i]->shape() + ", ";
+    auto pair = [](const int64_t v[2]) {
+      return std::to_string(v[0]) + "x" + std::to_string(v[1]);
+    };
+    fail(site, "the operands do not fit one convolution: " + shapes +
+                   "stride " + pair(p.stride) + ", dilation " +
+                   pair(p.dilation) + ", padding " + pair(p.pad) + " (" + why +
+                   ")");
+  }
+  if (p.f > INT_MAX || p.c > INT_MAX || p.kh * p.kw * p.c * p.f > INT_MAX)
+    fail(site, "the filter is too large for cuDNN: " + p.describe());
+}
+
+/// Runs `p` on x, w and y with the cached plan; the filter goes through
+/// cuDNN's KRSC layout (HWIO in memory).
+void runConvolution(const ConvProblem &p, const View &x, const View &w,
+                    const View &y, size_t elementSize, const Site &site) {
+  FilterLayouts layouts(p, p.math == 2 ? CUDNN_DATA_BFLOAT16 : CUDNN_DATA_FLOAT,
+                        site);
+  void *filter = poolAllocate(w.count() * elementSize, site);
+  if (p.kind != ConvKind::BackwardFilter)
+    layouts.toKrsc(w.data, filter, site);
+  std::vector<void *> pointers = {x.data, filter, y.data};
+  const ConvPlan &plan = convPlan(p, pointers, site);
+  void *workspace =
+      plan.workspace ? poolAllocate(static_cast<size_t>(plan.workspace), site)
+                     : nullptr;
+  check(execute(plan.plan, {kConvX, kConvW, kConvY}, pointers, workspace, site),
+        "cudnnBackendExecute", site);
+  if (p.kind == ConvKind::BackwardFilter)
+    layouts.toHwio(filter, w.data, site);
+  poolRelease(workspace, site);
+  poolRelease(filter, site);
+}
+
 void convolve(ConvKind kind, NnrtDesc4 *first, NnrtDesc4 *second,
               NnrtDesc4 *third, int64_t strideH, int64_t strideW,
               int64_t dilationH, int64_t dilationW, int64_t padH, int64_t padW,
@@ -146,40 +214,8 @@ void convolve(ConvKind kind, NnrtDesc4 *first, NnrtDesc4 *second,
   p.dilation[0] = dilationH, p.dilation[1] = dilationW;
   p.pad[0] = padH, p.pad[1] = padW;
   p.math = math;
-  if (strideH < 1 || strideW < 1 || dilationH < 1 || dilationW < 1 ||
-      padH < 0 || padW < 0)
-    fail(site, "strides and dilations must be positive and padding not "
-               "negative: " +
-                   p.describe());
-  int64_t oh = outputSize(p.h, p.kh, strideH, dilationH, padH),
-          ow = outputSize(p.w, p.kw, strideW, dilationW, padW);
-  std::string why;
-  if (y->sizes[0] != p.n)
-    why = "the batch sizes differ";
-  else if (w->sizes[2] != p.c)
-    why = "the filter's input channels differ from the activations'";
-  else if (y->sizes[3] != p.f)
-    why = "the filter's output channels differ from the activations'";
-  else if (oh < 0 || ow < 0)
-    why = "the filter is larger than the padded input";
-  else if (oh != p.oh || ow != p.ow)
-    why =
-        "the output should be " + std::to_string(oh) + "x" + std::to_string(ow);
-  if (!why.empty()) {
-    // The shapes as given, in the call's order.
-    const View *given[] = {&a, &b, &c};
-    std::string shapes;
-    for (int i = 0; i < 3; ++i)
-      shapes += std::string(operands[k][i]) + " " + given[i]->shape() + ", ";
-    fail(site, "the operands do not fit one convolution: " + shapes +
-                   "stride " + std::to_string(strideH) + "x" +
-                   std::to_string(strideW) + ", dilation " +
-                   std::to_string(dilationH) + "x" + std::to_string(dilationW) +
-                   ", padding " + std::to_string(padH) + "x" +
-                   std::to_string(padW) + " (" + why + ")");
-  }
-  if (p.f > INT_MAX || p.c > INT_MAX || p.kh * p.kw * p.c * p.f > INT_MAX)
-    fail(site, "the filter is too large for cuDNN: " + p.describe());
+  const View *given[] = {&a, &b, &c};
+  checkFits(p, given, operands[k], *w, *y, site);
   if (!a.count() || !b.count() || !c.count()) {
     if (out->count())
       check(cudaMemsetAsync(out->data, 0, out->count() * elementSize, stream()),
@@ -188,23 +224,7 @@ void convolve(ConvKind kind, NnrtDesc4 *first, NnrtDesc4 *second,
   }
   p.alignX = alignmentOf(x->data);
   p.alignY = alignmentOf(y->data);
-
-  FilterLayouts layouts(p, math == 2 ? CUDNN_DATA_BFLOAT16 : CUDNN_DATA_FLOAT,
-                        site);
-  void *filter = poolAllocate(w->count() * elementSize, site);
-  if (kind != ConvKind::BackwardFilter)
-    layouts.toKrsc(w->data, filter, site);
-  std::vector<void *> pointers = {x->data, filter, y->data};
-  const ConvPlan &plan = convPlan(p, pointers, site);
-  void *workspace =
-      plan.workspace ? poolAllocate(static_cast<size_t>(plan.workspace), site)
-                     : nullptr;
-  check(execute(plan.plan, {kConvX, kConvW, kConvY}, pointers, workspace, site),
-        "cudnnBackendExecute", site);
-  if (kind == ConvKind::BackwardFilter)
-    layouts.toHwio(filter, w->data, site);
-  poolRelease(workspace, site);
-  poolRelease(filter, site);
+  runConvolution(p, *x, *w, *y, elementSize, site);
 }
 } // namespace
 

@@ -294,66 +294,59 @@ FailureOr<Attribute> CallArgs::getInit(StringRef key, Attribute def,
 // Initialisers
 //===----------------------------------------------------------------------===//
 
-FailureOr<Attribute> nnc::detail::evalInitializer(Evaluator &eval,
-                                                  const ast::Expr &expr,
-                                                  bool allowNone) {
-  static const StringRef kinds[] = {"zeros",
-                                    "ones",
-                                    "constant",
-                                    "normal",
-                                    "truncated_normal",
-                                    "uniform",
-                                    "glorot_uniform",
-                                    "glorot_normal",
-                                    "he_normal"};
+namespace {
+/// The initialiser kinds, each with its parameters in positional order.
+struct InitKind {
   StringRef name;
-  const ast::Call *call = nullptr;
-  if (expr.kind == ast::Expr::Name)
-    name = expr.name;
-  else if (expr.kind == ast::Expr::CallExpr)
-    name = expr.call->callee, call = expr.call.get();
-  MLIRContext *ctx = eval.loc(expr.loc).getContext();
-  if (allowNone && name == "none" && !call)
-    return Attribute();
-  if (!llvm::is_contained(kinds, name))
-    return eval.error(expr.loc) << "expected an initialiser ("
-                                << llvm::join(ArrayRef<StringRef>(kinds), ", ")
-                                << (allowNone ? ", none" : "") << ")";
+  llvm::SmallVector<StringRef, 2> params;
+};
+const InitKind kInitKinds[] = {
+    {"zeros", {}},
+    {"ones", {}},
+    {"constant", {"value"}},
+    {"normal", {"stddev", "mean"}},
+    {"truncated_normal", {"stddev", "mean"}},
+    {"uniform", {"min", "max"}},
+    {"glorot_uniform", {}},
+    {"glorot_normal", {}},
+    {"he_normal", {}},
+};
 
-  // Parameters of each kind, in positional order.
-  SmallVector<StringRef, 2> params;
-  if (name == "constant")
-    params = {"value"};
-  else if (name == "normal" || name == "truncated_normal")
-    params = {"stddev", "mean"};
-  else if (name == "uniform")
-    params = {"min", "max"};
-
-  // Map positional arguments onto parameter names, then read them.
-  llvm::StringMap<double> values;
-  if (call) {
-    unsigned position = 0;
-    for (const ast::Arg &arg : call->args) {
-      StringRef key = arg.key;
-      SMLoc at = arg.key.empty() ? arg.value->loc : arg.keyLoc;
-      if (key.empty()) {
-        if (position >= params.size())
-          return eval.error(at)
-                 << "'" << name << "' takes " << params.size() << " argument"
-                 << (params.size() == 1 ? "" : "s");
-        key = params[position++];
-      } else if (!llvm::is_contained(params, key)) {
+/// Reads the arguments of `call` (positional, then by keyword) into
+/// `values`, keyed by parameter name.
+LogicalResult readInitArgs(Evaluator &eval, const InitKind &kind,
+                           const ast::Call &call,
+                           llvm::StringMap<double> &values) {
+  unsigned position = 0;
+  for (const ast::Arg &arg : call.args) {
+    StringRef key = arg.key;
+    SMLoc at = arg.key.empty() ? arg.value->loc : arg.keyLoc;
+    if (key.empty()) {
+      if (position >= kind.params.size())
         return eval.error(at)
-               << "'" << name << "' has no argument '" << key << "'";
-      }
-      if (values.count(key))
-        return eval.error(at) << "argument '" << key << "' is given twice";
-      FailureOr<double> v = eval.evalFloat(*arg.value, key);
-      if (failed(v))
-        return failure();
-      values[key] = *v;
+               << "'" << kind.name << "' takes " << kind.params.size()
+               << " argument" << (kind.params.size() == 1 ? "" : "s");
+      key = kind.params[position++];
+    } else if (!llvm::is_contained(kind.params, key)) {
+      return eval.error(at)
+             << "'" << kind.name << "' has no argument '" << key << "'";
     }
+    if (values.count(key))
+      return eval.error(at) << "argument '" << key << "' is given twice";
+    FailureOr<double> v = eval.evalFloat(*arg.value, key);
+    if (failed(v))
+      return failure();
+    values[key] = *v;
   }
+  return success();
+}
+
+/// The attribute of an initialiser of `kind` with argument `values`.
+FailureOr<Attribute> buildInitializer(Evaluator &eval, const ast::Expr &expr,
+                                      const InitKind &kind,
+                                      const llvm::StringMap<double> &values) {
+  MLIRContext *ctx = eval.loc(expr.loc).getContext();
+  StringRef name = kind.name;
   auto value = [&](StringRef key,
                    std::optional<double> def) -> FailureOr<llvm::APFloat> {
     auto it = values.find(key);
@@ -363,7 +356,6 @@ FailureOr<Attribute> nnc::detail::evalInitializer(Evaluator &eval,
       return llvm::APFloat(*def);
     return eval.error(expr.loc) << "'" << name << "' needs '" << key << "'";
   };
-
   if (name == "zeros")
     return Attribute(nn::ZerosInitAttr::get(ctx));
   if (name == "ones")
@@ -382,20 +374,16 @@ FailureOr<Attribute> nnc::detail::evalInitializer(Evaluator &eval,
   }
   if (name == "uniform") {
     auto lo = value("min", std::nullopt);
-    if (failed(lo))
-      return failure();
-    auto hi = value("max", std::nullopt);
-    if (failed(hi))
+    auto hi = succeeded(lo) ? value("max", std::nullopt) : lo;
+    if (failed(lo) || failed(hi))
       return failure();
     if (!(*lo < *hi))
       return eval.error(expr.loc) << "uniform needs min < max";
     return Attribute(nn::UniformInitAttr::get(ctx, *lo, *hi));
   }
   auto stddev = value("stddev", std::nullopt);
-  if (failed(stddev))
-    return failure();
-  auto mean = value("mean", 0.0);
-  if (failed(mean))
+  auto mean = succeeded(stddev) ? value("mean", 0.0) : stddev;
+  if (failed(stddev) || failed(mean))
     return failure();
   if (!(stddev->convertToDouble() > 0))
     return eval.error(expr.loc)
@@ -404,4 +392,32 @@ FailureOr<Attribute> nnc::detail::evalInitializer(Evaluator &eval,
   if (name == "normal")
     return Attribute(nn::NormalInitAttr::get(ctx, *mean, *stddev));
   return Attribute(nn::TruncatedNormalInitAttr::get(ctx, *mean, *stddev));
+}
+} // namespace
+
+FailureOr<Attribute> nnc::detail::evalInitializer(Evaluator &eval,
+                                                  const ast::Expr &expr,
+                                                  bool allowNone) {
+  StringRef name;
+  const ast::Call *call = nullptr;
+  if (expr.kind == ast::Expr::Name)
+    name = expr.name;
+  else if (expr.kind == ast::Expr::CallExpr)
+    name = expr.call->callee, call = expr.call.get();
+  if (allowNone && name == "none" && !call)
+    return Attribute();
+  const InitKind *kind = llvm::find_if(
+      kInitKinds, [&](const InitKind &k) { return k.name == name; });
+  if (kind == std::end(kInitKinds)) {
+    SmallVector<StringRef> names;
+    for (const InitKind &k : kInitKinds)
+      names.push_back(k.name);
+    return eval.error(expr.loc)
+           << "expected an initialiser (" << llvm::join(names, ", ")
+           << (allowNone ? ", none" : "") << ")";
+  }
+  llvm::StringMap<double> values;
+  if (call && failed(readInitArgs(eval, *kind, *call, values)))
+    return failure();
+  return buildInitializer(eval, expr, *kind, values);
 }

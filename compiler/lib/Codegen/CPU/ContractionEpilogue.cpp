@@ -49,42 +49,46 @@ bool commutes(Operation *op, Value aRoot, Value bRoot, Value cRoot) {
 }
 } // namespace
 
-std::optional<Epilogue> nnc::cpu::matchEpilogue(const Contraction &c) {
+namespace {
+/// The elementwise generic that is the first op after `c` to touch C, when
+/// every op in between commutes with the contraction; else null.
+linalg::GenericOp findConsumer(const Contraction &c) {
   Value aRoot = bufferRoot(c.a.buffer), bRoot = bufferRoot(c.b.buffer);
   Value cRoot = bufferRoot(c.c.buffer);
   Operation *next = c.op->getNextNode();
   while (next && !touchesBuffer(next, cRoot)) {
     if (!commutes(next, aRoot, bRoot, cRoot))
-      return std::nullopt;
+      return nullptr;
     next = next->getNextNode();
   }
   auto generic = dyn_cast_or_null<linalg::GenericOp>(next);
   if (!generic || !generic.hasPureBufferSemantics() ||
       generic.getNumDpsInits() != 1 ||
       generic.getNumParallelLoops() != generic.getNumLoops())
-    return std::nullopt;
+    return nullptr;
+  return generic;
+}
 
-  Epilogue epi;
-  epi.op = generic;
-  int cInput = -1;
+/// The one input of `generic` that reads C (C's own view), or nullopt.
+std::optional<unsigned> findCInput(const Contraction &c,
+                                   linalg::GenericOp generic) {
+  Value cRoot = bufferRoot(c.c.buffer);
+  std::optional<unsigned> cInput;
   for (OpOperand *in : generic.getDpsInputOperands()) {
     if (bufferRoot(in->get()) != cRoot)
       continue;
-    if (cInput >= 0 || in->get() != c.c.buffer)
+    if (cInput || in->get() != c.c.buffer)
       return std::nullopt;
     cInput = in->getOperandNumber();
   }
-  if (cInput < 0)
-    return std::nullopt;
-  epi.cInput = cInput;
-  Value dest = generic.getDpsInitOperand(0)->get();
-  Value dRoot = bufferRoot(dest);
-  if (dRoot == aRoot || dRoot == bRoot ||
-      (dRoot == cRoot && dest != c.c.buffer))
-    return std::nullopt;
+  return cInput;
+}
 
-  // Consumer loop e reads C's result p; the contraction's loop for C's
-  // result p is cMap(p): consumer loops in terms of the contraction's.
+/// The consumer's loops in terms of the contraction's: consumer loop e
+/// reads C's result p, which the contraction's C map gives as cMap(p).
+std::optional<AffineMap> consumerLoops(const Contraction &c,
+                                       linalg::GenericOp generic,
+                                       unsigned cInput) {
   AffineMap consumerC =
       generic.getMatchingIndexingMap(generic.getDpsInputOperand(cInput));
   AffineMap contractionC =
@@ -95,16 +99,21 @@ std::optional<Epilogue> nnc::cpu::matchEpilogue(const Contraction &c) {
   SmallVector<AffineExpr> loops(consumerC.getNumDims());
   for (auto [p, e] : llvm::enumerate(consumerC.getResults()))
     loops[cast<AffineDimExpr>(e).getPosition()] = contractionC.getResult(p);
-  auto translate = [&](AffineMap m) {
-    return m.compose(
-        AffineMap::get(contractionC.getNumDims(), 0, loops, m.getContext()));
-  };
+  return AffineMap::get(contractionC.getNumDims(), 0, loops,
+                        generic.getContext());
+}
+
+/// The epilogue's operand accesses in the contraction's loops: f32 buffers,
+/// each unit-stride or constant along C's columns; D unit-stride.
+LogicalResult describeOperands(const Contraction &c, AffineMap loops,
+                               Epilogue &epi) {
+  linalg::GenericOp generic = epi.op;
   auto accessOf = [&](OpOperand *operand) -> std::optional<LinearAccess> {
     auto type = dyn_cast<MemRefType>(operand->get().getType());
     if (!type || !type.getElementType().isF32())
       return std::nullopt;
     std::optional<LinearAccess> access = linearAccess(
-        operand->get(), translate(generic.getMatchingIndexingMap(operand)),
+        operand->get(), generic.getMatchingIndexingMap(operand).compose(loops),
         c.sizes);
     if (access && (access->coef[c.nDim] == 0 || access->coef[c.nDim] == 1))
       return access;
@@ -117,19 +126,43 @@ std::optional<Epilogue> nnc::cpu::matchEpilogue(const Contraction &c) {
     }
     std::optional<LinearAccess> access = accessOf(in);
     if (!access)
-      return std::nullopt;
+      return failure();
     epi.inputs.push_back(*access);
   }
   std::optional<LinearAccess> d = accessOf(generic.getDpsInitOperand(0));
   if (!d || d->coef[c.nDim] != 1)
-    return std::nullopt;
+    return failure();
   epi.dest = *d;
+  return success();
+}
+} // namespace
 
+std::optional<Epilogue> nnc::cpu::matchEpilogue(const Contraction &c) {
+  linalg::GenericOp generic = findConsumer(c);
+  if (!generic)
+    return std::nullopt;
+  std::optional<unsigned> cInput = findCInput(c, generic);
+  if (!cInput)
+    return std::nullopt;
+  Value aRoot = bufferRoot(c.a.buffer), bRoot = bufferRoot(c.b.buffer);
+  Value cRoot = bufferRoot(c.c.buffer);
+  Value dest = generic.getDpsInitOperand(0)->get();
+  Value dRoot = bufferRoot(dest);
+  if (dRoot == aRoot || dRoot == bRoot ||
+      (dRoot == cRoot && dest != c.c.buffer))
+    return std::nullopt;
+  std::optional<AffineMap> loops = consumerLoops(c, generic, *cInput);
+  if (!loops)
+    return std::nullopt;
+  Epilogue epi;
+  epi.op = generic;
+  epi.cInput = *cInput;
+  if (failed(describeOperands(c, *loops, epi)))
+    return std::nullopt;
   Block &body = generic.getRegion().front();
   for (Operation &op : body.without_terminator())
     if (!isVectorizable(op))
       return std::nullopt;
-
   // C holds only partial sums once D gets the result: nothing may read it
   // afterwards (but the op that frees it).
   if (dRoot != cRoot)

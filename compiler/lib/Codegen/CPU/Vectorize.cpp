@@ -127,30 +127,65 @@ scf::ForOp hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
   return newLoop;
 }
 
-/// A sum of a whole tensor into a scalar (an `out + f(in)` body, one input
-/// read with the identity map) is split so threads and vectors can share
-/// it: partial sums [P, L] of the input viewed as [P, rows / P, cols / L, L]
-/// (P threads' rows, L lanes), then the scalar plus the P * L partials.
-/// Returns the partial op, or null when the op does not fit.
-linalg::GenericOp splitFullSum(RewriterBase &rewriter, linalg::GenericOp op,
-                               int64_t vectorBits) {
+/// Whether `op` sums a whole tensor into a scalar: an `out + f(in)` body,
+/// one static input with the identity layout read with the identity map.
+bool isFullSum(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 1 ||
       op.getNumDpsInits() != 1 || op.getNumLoops() < 2 ||
       op.getNumParallelLoops() != 0 || op.hasIndexSemantics())
-    return nullptr;
+    return false;
   auto in = dyn_cast<MemRefType>(op.getDpsInputOperand(0)->get().getType());
   auto out = dyn_cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
   if (!in || !out || out.getRank() != 0 || !in.hasStaticShape() ||
       !in.getLayout().isIdentity() ||
       !op.getMatchingIndexingMap(op.getDpsInputOperand(0)).isIdentity())
-    return nullptr;
+    return false;
   Block &body = op.getRegion().front();
   auto add = dyn_cast<arith::AddFOp>(
       body.getTerminator()->getOperand(0).getDefiningOp());
   Value acc = body.getArgument(1);
-  if (!add || (add.getLhs() != acc && add.getRhs() != acc) ||
-      llvm::count_if(acc.getUses(), [](OpOperand &) { return true; }) != 1)
+  return add && (add.getLhs() == acc || add.getRhs() == acc) && acc.hasOneUse();
+}
+
+/// The shape (and reassociation) that views `in` as [P, rows / P, middle
+/// dims..., cols / L, L] for P `threads` and L `lanes`; false when it does
+/// not divide.
+bool fullSumView(MemRefType in, int64_t threads, int64_t lanes,
+                 SmallVector<int64_t> &shape,
+                 SmallVector<ReassociationIndices> &groups) {
+  int64_t rank = in.getRank(), rows = in.getDimSize(0);
+  if (rank == 1) {
+    // One dimension: it is both the threads' and the lanes' dimension.
+    if (rows % (threads * lanes))
+      return false;
+    shape = {threads, rows / (threads * lanes), lanes};
+    groups = {{0, 1, 2}};
+    return true;
+  }
+  shape = {threads, rows / threads};
+  groups = {{0, 1}};
+  for (int64_t d = 1; d + 1 < rank; ++d) {
+    groups.push_back({static_cast<int64_t>(shape.size())});
+    shape.push_back(in.getDimSize(d));
+  }
+  groups.push_back({static_cast<int64_t>(shape.size()),
+                    static_cast<int64_t>(shape.size()) + 1});
+  shape.push_back(in.getShape().back() / lanes);
+  shape.push_back(lanes);
+  return true;
+}
+
+/// A sum of a whole tensor into a scalar (isFullSum) is split so threads
+/// and vectors can share it: partial sums [P, L] of the input viewed as
+/// [P, rows / P, cols / L, L] (P threads' rows, L lanes), then the scalar
+/// plus the P * L partials. Returns the partial op, or null when the op
+/// does not fit.
+linalg::GenericOp splitFullSum(RewriterBase &rewriter, linalg::GenericOp op,
+                               int64_t vectorBits) {
+  if (!isFullSum(op))
     return nullptr;
+  auto in = cast<MemRefType>(op.getDpsInputOperand(0)->get().getType());
+  auto out = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
   int64_t rows = in.getDimSize(0), cols = in.getShape().back();
   int64_t lanes = vectorBits / out.getElementTypeBitWidth();
   while (lanes > 1 && cols % lanes)
@@ -158,32 +193,15 @@ linalg::GenericOp splitFullSum(RewriterBase &rewriter, linalg::GenericOp op,
   int64_t threads = 16;
   while (threads > 1 && rows % threads)
     --threads;
-  if (lanes == 1 || in.getNumElements() < 4096)
+  SmallVector<int64_t> shape;
+  SmallVector<ReassociationIndices> groups;
+  if (lanes == 1 || in.getNumElements() < 4096 ||
+      !fullSumView(in, threads, lanes, shape, groups))
     return nullptr;
 
   Location loc = op.getLoc();
   MLIRContext *ctx = rewriter.getContext();
   rewriter.setInsertionPoint(op);
-  // The input as [P, rows / P, middle dims..., cols / L, L].
-  int64_t rank = in.getRank();
-  SmallVector<int64_t> shape = {threads, rows / threads};
-  SmallVector<ReassociationIndices> groups = {{0, 1}};
-  for (int64_t d = 1; d + 1 < rank; ++d) {
-    groups.push_back({static_cast<int64_t>(shape.size())});
-    shape.push_back(in.getDimSize(d));
-  }
-  if (rank == 1) {
-    // One dimension: it is both the threads' and the lanes' dimension.
-    if (rows % (threads * lanes))
-      return nullptr;
-    shape = {threads, rows / (threads * lanes), lanes};
-    groups = {{0, 1, 2}};
-  } else {
-    groups.push_back({static_cast<int64_t>(shape.size()),
-                      static_cast<int64_t>(shape.size()) + 1});
-    shape.push_back(cols / lanes);
-    shape.push_back(lanes);
-  }
   Value view = memref::ExpandShapeOp::create(
       rewriter, loc, MemRefType::get(shape, in.getElementType()),
       op.getDpsInputOperand(0)->get(), groups);
@@ -204,7 +222,7 @@ linalg::GenericOp splitFullSum(RewriterBase &rewriter, linalg::GenericOp op,
   rewriter.cloneRegionBefore(op.getRegion(), partials.getRegion(),
                              partials.getRegion().end());
   // out + sum of the partials.
-  auto sum = linalg::GenericOp::create(
+  linalg::GenericOp::create(
       rewriter, loc, TypeRange{}, ValueRange{partial},
       ValueRange{op.getDpsInitOperand(0)->get()},
       {AffineMap::getMultiDimIdentityMap(2, ctx), AffineMap::get(2, 0, ctx)},
@@ -214,7 +232,6 @@ linalg::GenericOp splitFullSum(RewriterBase &rewriter, linalg::GenericOp op,
             b, l, arith::AddFOp::create(b, l, a[1], a[0]).getResult());
       });
   memref::DeallocOp::create(rewriter, loc, partial);
-  (void)sum;
   rewriter.eraseOp(op);
   return partials;
 }
