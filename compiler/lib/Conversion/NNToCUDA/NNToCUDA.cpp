@@ -47,7 +47,8 @@ struct ConvertNNToCUDAPass
     }
     RewritePatternSet patterns(&getContext());
     nnc::populateConvToCUDAPatterns(patterns, math);
-    nnc::populatePoolLRNToCUDAPatterns(patterns);
+    nnc::populatePoolToCUDAPatterns(patterns);
+    nnc::populateNormToCUDAPatterns(patterns);
     nnc::populateMatmulToCUDAPatterns(patterns, math);
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
