@@ -1,7 +1,7 @@
-//===- ConvToCUDA.cpp - convolutions to cuDNN calls -----------------------===//
+//===- ConvToCUDA.cpp - convolutions and their gradients to cuDNN calls ---===//
 //
-// Part of nnc. How an nn convolution (or one of its gradients) becomes a
-// cuDNN call:
+// Part of nnc. conv2d, conv2d_backprop_input, conv2d_backprop_filter. How
+// an nn convolution (or one of its gradients) becomes a cuDNN call:
 // - the runtime takes symmetric padding (cuDNN's); TensorFlow's SAME
 //   padding is asymmetric when the total is odd (AlexNet's conv1 pads 3
 //   then 4), so such convolutions get an explicitly padded input (forward,
@@ -17,8 +17,8 @@
 
 #include "RuntimeCall.h"
 #include "nnc/Conversion/NNToCUDA/NNToCUDA.h"
+#include "nnc/Conversion/Utils/Padding.h"
 
-#include "../NNToLinalg/Utils.h"
 #include "nn/IR/NNDialect.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -26,7 +26,7 @@
 using namespace mlir;
 using namespace nnc;
 using namespace nnc::cuda;
-using namespace nnc::linalg_utils;
+using namespace nnc::conversion;
 
 namespace {
 /// Input channels the tensor cores want a multiple of (1: no constraint).
@@ -44,20 +44,6 @@ Value growAxis(OpBuilder &b, Location loc, Value x, unsigned axis,
   SmallVector<int64_t> low(type.getRank(), 0), high(type.getRank(), 0);
   high[axis] = extra;
   return padTensor(b, loc, x, low, high, 0.0);
-}
-
-/// `x` cut back to `type` (a leading corner of it).
-Value corner(OpBuilder &b, Location loc, Value x, RankedTensorType type,
-             ArrayRef<int64_t> offsets = {}) {
-  if (x.getType() == type)
-    return x;
-  SmallVector<OpFoldResult> offs, sizes, strides;
-  for (auto [i, d] : llvm::enumerate(type.getShape())) {
-    offs.push_back(b.getIndexAttr(offsets.empty() ? 0 : offsets[i]));
-    sizes.push_back(b.getIndexAttr(d));
-    strides.push_back(b.getIndexAttr(1));
-  }
-  return tensor::ExtractSliceOp::create(b, loc, type, x, offs, sizes, strides);
 }
 
 struct ConvCall {
@@ -88,11 +74,11 @@ bool symmetric(ArrayRef<int64_t> pads) {
 
 int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
+/// TensorFlow's padding of a convolution or its gradient `op` on `input`.
 template <typename Op>
 SmallVector<int64_t, 4> tfPads(Op op, RankedTensorType input,
                                RankedTensorType filter) {
-  return explicitPads(input, filter.getShape().take_front(2), op.getStrides(),
-                      op.getDilations(), op.getPadding(), op.getPad());
+  return convPads(op, input, filter.getShape().take_front(2));
 }
 
 template <typename Op> struct CudaPattern : OpRewritePattern<Op> {
@@ -152,7 +138,7 @@ struct Conv2DBackpropInputToCUDA : CudaPattern<nn::Conv2DBackpropInputOp> {
     int64_t top = symmetric(pads) ? 0 : pads[0];
     int64_t left = symmetric(pads) ? 0 : pads[2];
     rewriter.replaceOp(op,
-                       corner(rewriter, loc, dx, dxType, {0, top, left, 0}));
+                       sliceTo(rewriter, loc, dx, dxType, {0, top, left, 0}));
     return success();
   }
 };
@@ -175,7 +161,7 @@ struct Conv2DBackpropFilterToCUDA : CudaPattern<nn::Conv2DBackpropFilterOp> {
     x = growAxis(rewriter, loc, x, 3, shape[2]);
     Value dw = conv(op).call(rewriter, loc, "conv2d_backprop_filter",
                              {x, op.getOutputGrad()}, shape, pads);
-    rewriter.replaceOp(op, corner(rewriter, loc, dw, dwType));
+    rewriter.replaceOp(op, sliceTo(rewriter, loc, dw, dwType));
     return success();
   }
 };

@@ -36,7 +36,8 @@ struct ConvertNNToCUDAPass
     nnc::CudaMath math = precision;
     RewritePatternSet patterns(&getContext());
     nnc::populateConvToCUDAPatterns(patterns, math);
-    nnc::populatePoolLRNToCUDAPatterns(patterns);
+    nnc::populatePoolToCUDAPatterns(patterns);
+    nnc::populateNormToCUDAPatterns(patterns);
     nnc::populateMatmulToCUDAPatterns(patterns, math);
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);

@@ -1,5 +1,4 @@
-//===- RuntimeCall.h - calls into libnnrt's CUDA part on tensors -*- C++
-//-*-===//
+//===- RuntimeCall.h - calls into libnnrt's CUDA part -----------*- C++ -*-===//
 //
 // Part of nnc. A library-backed op becomes, on tensors,
 //

@@ -1,8 +1,11 @@
-//===- ElementwiseToLinalg.cpp - nn elementwise ops to linalg -------------===//
+//===- ElementwiseToLinalg.cpp - nn activations and their gradients -------===//
 //
-// Part of nnc. relu, sigmoid, tanh, add and bias_add become elementwise
-// linalg.generic ops (which the fusion passes merge); inference dropout is
-// the identity.
+// Part of nnc. relu, sigmoid, tanh, softmax, add, bias_add, dropout and the
+// gradients relu_grad, sigmoid_grad, tanh_grad, softmax_grad, bias_add_grad
+// and scale, to linalg. Elementwise ops become elementwise linalg.generic
+// ops (which the fusion passes merge), rank-0 operands broadcast; softmax
+// and its gradient reduce along their axis; bias_add_grad sums over every
+// axis but the channel; inference dropout is the identity.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +16,10 @@
 
 #include "mlir/Dialect/Math/IR/Math.h"
 
+#include <limits>
+
 using namespace mlir;
+using namespace nnc::conversion;
 using namespace nnc::linalg_utils;
 
 namespace {
@@ -102,6 +108,148 @@ struct DropoutLowering : OpRewritePattern<nn::DropoutOp> {
   }
 };
 
+/// exp(x - max) / sum(exp(x - max)) along `axis`, as three generic ops.
+struct SoftmaxLowering : OpRewritePattern<nn::SoftmaxOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(nn::SoftmaxOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto type = cast<RankedTensorType>(op.getType());
+    unsigned rank = type.getRank();
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += rank;
+    AffineMap all = identity(ctx, rank);
+    AffineMap reduced = dropAxisMap(ctx, rank, axis);
+    Value x = op.getInput();
+    Value max = reduceAlong(rewriter, loc, x, axis,
+                            -std::numeric_limits<double>::infinity(),
+                            [](OpBuilder &b, Location l, Value acc, Value v) {
+                              return arith::MaximumFOp::create(b, l, acc, v);
+                            });
+    Value exps =
+        generic(rewriter, loc, type, ValueRange{x, max}, {all, reduced, all},
+                parallel(rank), [](OpBuilder &b, Location l, ValueRange a) {
+                  return math::ExpOp::create(
+                      b, l, arith::SubFOp::create(b, l, a[0], a[1]));
+                });
+    Value sums = reduceAlong(rewriter, loc, exps, axis, 0.0,
+                             [](OpBuilder &b, Location l, Value acc, Value v) {
+                               return arith::AddFOp::create(b, l, acc, v);
+                             });
+    Value result = generic(rewriter, loc, type, ValueRange{exps, sums},
+                           {all, reduced, all}, parallel(rank),
+                           [](OpBuilder &b, Location l, ValueRange a) {
+                             return arith::DivFOp::create(b, l, a[0], a[1]);
+                           });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// An op whose result is `fn(op, operands...)` at every position, rank-0
+/// operands broadcast.
+template <typename Op> struct PointwiseLowering : OpRewritePattern<Op> {
+  using Fn = Value (*)(Op, OpBuilder &, Location, ValueRange);
+  PointwiseLowering(MLIRContext *ctx, Fn fn)
+      : OpRewritePattern<Op>(ctx), fn(fn) {}
+  LogicalResult matchAndRewrite(Op op,
+                                PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    rewriter.replaceOp(op,
+                       pointwise(rewriter, op.getLoc(), type, op->getOperands(),
+                                 [&](OpBuilder &b, Location l, ValueRange a) {
+                                   return fn(op, b, l, a);
+                                 }));
+    return success();
+  }
+  Fn fn;
+};
+
+Value reluGrad(nn::ReluGradOp, OpBuilder &b, Location l, ValueRange a) {
+  Value zero = floatConst(b, l, a[0].getType(), 0.0);
+  Value positive =
+      arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, a[0], zero);
+  return arith::SelectOp::create(b, l, positive, a[1], zero);
+}
+
+Value sigmoidGrad(nn::SigmoidGradOp, OpBuilder &b, Location l, ValueRange a) {
+  Value one = floatConst(b, l, a[0].getType(), 1.0);
+  return mul(b, l, a[1], mul(b, l, a[0], sub(b, l, one, a[0])));
+}
+
+Value tanhGrad(nn::TanhGradOp, OpBuilder &b, Location l, ValueRange a) {
+  Value one = floatConst(b, l, a[0].getType(), 1.0);
+  return mul(b, l, a[1], sub(b, l, one, mul(b, l, a[0], a[0])));
+}
+
+/// x * s * factor: the gradient of l2_loss and weight_decay.
+Value scale(nn::ScaleOp op, OpBuilder &b, Location l, ValueRange a) {
+  Type t = a[0].getType();
+  return mul(b, l, mul(b, l, a[0], a[1]),
+             floatConst(b, l, t, op.getFactor().convertToDouble()));
+}
+
+struct BiasAddGradLowering : OpRewritePattern<nn::BiasAddGradOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(nn::BiasAddGradOp op,
+                                PatternRewriter &rewriter) const override {
+    MLIRContext *ctx = rewriter.getContext();
+    auto dyType = cast<RankedTensorType>(op.getOutputGrad().getType());
+    unsigned rank = dyType.getRank();
+    // Loops: the channel first (parallel), then every other axis.
+    SmallVector<AffineExpr> dims;
+    for (unsigned i = 1; i < rank; ++i)
+      dims.push_back(getAffineDimExpr(i, ctx));
+    dims.push_back(getAffineDimExpr(0, ctx));
+    auto in = AffineMap::get(rank, 0, dims, ctx);
+    auto out = AffineMap::get(rank, 0, getAffineDimExpr(0, ctx), ctx);
+    rewriter.replaceOp(
+        op, generic(
+                rewriter, op.getLoc(), cast<RankedTensorType>(op.getType()),
+                op.getOutputGrad(), {in, out}, parallel(1, rank - 1),
+                [](OpBuilder &b, Location l, ValueRange a) {
+                  return add(b, l, a[1], a[0]);
+                },
+                /*init=*/0.0));
+    return success();
+  }
+};
+
+struct SoftmaxGradLowering : OpRewritePattern<nn::SoftmaxGradOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(nn::SoftmaxGradOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0)
+      axis += type.getRank();
+    // dx = y * (dy - sum_axis(dy * y))
+    Value prod = pointwise(rewriter, loc, type,
+                           ValueRange{op.getOutput(), op.getOutputGrad()},
+                           [](OpBuilder &b, Location l, ValueRange a) {
+                             return mul(b, l, a[0], a[1]);
+                           });
+    Value sums = reduceAlong(rewriter, loc, prod, axis, 0.0,
+                             [](OpBuilder &b, Location l, Value acc, Value v) {
+                               return add(b, l, acc, v);
+                             });
+    AffineMap id = identity(ctx, type.getRank());
+    AffineMap dropped = dropAxisMap(ctx, type.getRank(), axis);
+    rewriter.replaceOp(
+        op, generic(rewriter, loc, type,
+                    ValueRange{op.getOutput(), op.getOutputGrad(), sums},
+                    {id, id, dropped, id}, parallel(type.getRank()),
+                    [](OpBuilder &b, Location l, ValueRange a) {
+                      return mul(b, l, a[0], sub(b, l, a[1], a[2]));
+                    }));
+    return success();
+  }
+};
+
 } // namespace
 
 void nnc::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
@@ -109,5 +257,11 @@ void nnc::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<UnaryLowering<nn::ReluOp>>(ctx, reluBody);
   patterns.add<UnaryLowering<nn::SigmoidOp>>(ctx, sigmoidBody);
   patterns.add<UnaryLowering<nn::TanhOp>>(ctx, tanhBody);
-  patterns.add<AddLowering, BiasAddLowering, DropoutLowering>(ctx);
+  patterns.add<AddLowering, BiasAddLowering, DropoutLowering, SoftmaxLowering>(
+      ctx);
+  patterns.add<PointwiseLowering<nn::ReluGradOp>>(ctx, reluGrad);
+  patterns.add<PointwiseLowering<nn::SigmoidGradOp>>(ctx, sigmoidGrad);
+  patterns.add<PointwiseLowering<nn::TanhGradOp>>(ctx, tanhGrad);
+  patterns.add<PointwiseLowering<nn::ScaleOp>>(ctx, scale);
+  patterns.add<BiasAddGradLowering, SoftmaxGradLowering>(ctx);
 }

@@ -11,7 +11,7 @@
 #include "nn/IR/NNDialect.h"
 
 using namespace mlir;
-using namespace nnc::linalg_utils;
+using namespace nnc::conversion;
 
 namespace {
 

@@ -1,7 +1,9 @@
 //===- NNToLinalg.cpp - the convert-nn-to-linalg pass ---------------------===//
 //
-// Part of nnc. Assembles the per-family patterns; every nn layer and loss
-// must be converted, parameters and the optimizer stay.
+// Part of nnc. Assembles the per-family patterns (each a family's forward
+// ops and their gradients, plus the training step's optimizer updates);
+// every nn layer, loss and gradient must be converted, parameters and the
+// optimizer declaration stay.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,12 +33,12 @@ struct ConvertNNToLinalgPass
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     nnc::populateElementwiseToLinalgPatterns(patterns);
-    nnc::populateConvPoolToLinalgPatterns(patterns);
+    nnc::populateConvToLinalgPatterns(patterns);
+    nnc::populatePoolToLinalgPatterns(patterns);
     nnc::populateMatmulShapeToLinalgPatterns(patterns);
     nnc::populateNormToLinalgPatterns(patterns);
     nnc::populateLossToLinalgPatterns(patterns);
-    nnc::populateGradConvPoolToLinalgPatterns(patterns);
-    nnc::populateGradElementwiseToLinalgPatterns(patterns);
+    nnc::populateOptimizerToLinalgPatterns(patterns);
 
     ConversionTarget target(*ctx);
     target.addLegalDialect<arith::ArithDialect, func::FuncDialect,

@@ -1,11 +1,16 @@
-//===- Utils.h - helpers shared by the nn to linalg patterns ----*- C++ -*-===//
+//===- Utils.h - builders shared by the nn to linalg patterns ---*- C++ -*-===//
 //
-// Part of nnc.
+// Part of nnc. linalg.generic builders (elementwise, broadcasting rank-0
+// operands, reducing along an axis) and scalar arithmetic used by several
+// op families of convert-nn-to-linalg. Padding is in
+// nnc/Conversion/Utils/Padding.h, shared with convert-nn-to-cuda.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef NNC_LIB_CONVERSION_NNTOLINALG_UTILS_H
 #define NNC_LIB_CONVERSION_NNTOLINALG_UTILS_H
+
+#include "nnc/Conversion/Utils/Padding.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -15,55 +20,49 @@
 
 namespace nnc::linalg_utils {
 
-/// A float constant of type `type`.
-mlir::Value floatConst(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
-                       double value);
+using Body = llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                            mlir::ValueRange)>;
 
-/// base^exponent for a constant exponent. Multiples of 1/4 up to 4 in
-/// magnitude (LRN's beta = 0.75 and its gradient's -1.75) are products of
-/// sqrt, which vectorise and round well; other exponents use math.powf.
-mlir::Value powConst(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
-                     double exponent);
+/// x * y, x - y, x + y on floats.
+mlir::Value mul(mlir::OpBuilder &b, mlir::Location l, mlir::Value x,
+                mlir::Value y);
+mlir::Value sub(mlir::OpBuilder &b, mlir::Location l, mlir::Value x,
+                mlir::Value y);
+mlir::Value add(mlir::OpBuilder &b, mlir::Location l, mlir::Value x,
+                mlir::Value y);
 
-/// A tensor of `type` filled with `value`.
-mlir::Value filled(mlir::OpBuilder &b, mlir::Location loc,
-                   mlir::RankedTensorType type, double value);
-
-/// The identity map of `rank` dimensions and `n` parallel iterators.
+/// The identity map of `rank` dimensions; `n` parallel iterators followed
+/// by `reductions` reduction iterators.
 mlir::AffineMap identity(mlir::MLIRContext *ctx, unsigned rank);
 llvm::SmallVector<mlir::utils::IteratorType> parallel(unsigned n,
                                                       unsigned reductions = 0);
 
 /// A linalg.generic over `inputs` writing a fresh tensor of `resultType`
 /// (initialised with `init` when given, else left empty).
-mlir::Value
-generic(mlir::OpBuilder &b, mlir::Location loc,
-        mlir::RankedTensorType resultType, mlir::ValueRange inputs,
-        llvm::ArrayRef<mlir::AffineMap> maps,
-        llvm::ArrayRef<mlir::utils::IteratorType> iterators,
-        llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
-                                       mlir::ValueRange)>
-            body,
-        std::optional<double> init = std::nullopt);
+mlir::Value generic(mlir::OpBuilder &b, mlir::Location loc,
+                    mlir::RankedTensorType resultType, mlir::ValueRange inputs,
+                    llvm::ArrayRef<mlir::AffineMap> maps,
+                    llvm::ArrayRef<mlir::utils::IteratorType> iterators,
+                    Body body, std::optional<double> init = std::nullopt);
 
 /// An elementwise linalg.generic over same-shaped `inputs`.
+mlir::Value elementwise(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::RankedTensorType resultType,
+                        mlir::ValueRange inputs, Body body);
+
+/// An elementwise linalg.generic over same-shaped `inputs` that folds them
+/// in order: `combine(acc, inputs[k])` from acc = inputs[0].
 mlir::Value
-elementwise(mlir::OpBuilder &b, mlir::Location loc,
-            mlir::RankedTensorType resultType, mlir::ValueRange inputs,
-            llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
-                                           mlir::ValueRange)>
-                body);
+foldInputs(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType type,
+           mlir::ValueRange inputs,
+           llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                          mlir::Value, mlir::Value)>
+               combine);
 
-/// Pads every axis of `x` by `low[i]` before and `high[i]` after with
-/// `value`.
-mlir::Value padTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
-                      llvm::ArrayRef<int64_t> low, llvm::ArrayRef<int64_t> high,
-                      double value);
-
-/// Pads the H and W axes of an NHWC tensor by [top, bottom, left, right]
-/// with `value`; returns `x` unchanged when every pad is 0.
-mlir::Value padNHWC(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
-                    llvm::ArrayRef<int64_t> pads, double value);
+/// An elementwise linalg.generic whose rank-0 operands are broadcast.
+mlir::Value pointwise(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::RankedTensorType type, mlir::ValueRange inputs,
+                      Body body);
 
 /// The map from `rank` loop dimensions to all of them but `axis`: how a
 /// tensor reduced along `axis` is read or written.
@@ -78,51 +77,6 @@ reduceAlong(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t axis,
             llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
                                            mlir::Value, mlir::Value)>
                 combine);
-
-/// Sums a tensor to a rank-0 tensor after applying `term` to each element.
-mlir::Value sumAll(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
-                   llvm::function_ref<mlir::Value(mlir::OpBuilder &,
-                                                  mlir::Location, mlir::Value)>
-                       term);
-
-/// [top, bottom, left, right] padding (TensorFlow's rules) of a windowed
-/// NHWC op on `input`.
-llvm::SmallVector<int64_t, 4>
-explicitPads(mlir::RankedTensorType input, llvm::ArrayRef<int64_t> window,
-             llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> dilations,
-             mlir::nn::Padding padding,
-             std::optional<llvm::ArrayRef<int64_t>> pad);
-
-/// A two-element i64 attribute (linalg's strides and dilations).
-mlir::DenseIntElementsAttr pairAttr(mlir::OpBuilder &b,
-                                    llvm::ArrayRef<int64_t> values);
-
-/// Number of real (unpadded) positions of an axis in the window of output
-/// index `o`: min(o*s - before + k, size) - max(o*s - before, 0).
-mlir::Value realCount(mlir::OpBuilder &b, mlir::Location loc, mlir::Value o,
-                      int64_t stride, int64_t before, int64_t window,
-                      int64_t size);
-
-/// What window offset (kh, kw) of a strided NHWC window reads at every
-/// output position: x[n, oh*s0 + kh, ow*s1 + kw, c] for the `outShape`
-/// [N, OH, OW, C] positions (a strided view of padded `x`).
-mlir::Value windowSlice(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
-                        int64_t kh, int64_t kw, llvm::ArrayRef<int64_t> strides,
-                        llvm::ArrayRef<int64_t> outShape);
-
-/// An elementwise op over every window offset's slice of padded `x`:
-/// `combine(acc, slice_k)` folded from slice 0, in row-major window order.
-mlir::Value
-foldWindow(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
-           llvm::ArrayRef<int64_t> window, llvm::ArrayRef<int64_t> strides,
-           mlir::RankedTensorType outType,
-           llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
-                                          mlir::Value, mlir::Value)>
-               combine);
-
-/// s[n,h,w,c] = sum of x[n,h,w,c-r .. c+r] (zeros beyond the channels).
-mlir::Value channelWindowSum(mlir::OpBuilder &b, mlir::Location loc,
-                             mlir::Value x, int64_t r);
 
 } // namespace nnc::linalg_utils
 

@@ -16,9 +16,11 @@ namespace nnc {
 /// conv2d and its input and filter gradients: cuDNN.
 void populateConvToCUDAPatterns(mlir::RewritePatternSet &patterns,
                                 CudaMath math);
-/// Max and average pooling, max pooling's gradient, LRN and its gradient:
-/// cuDNN, where its padding and parameter ranges allow.
-void populatePoolLRNToCUDAPatterns(mlir::RewritePatternSet &patterns);
+/// max_pool2d, avg_pool2d and max_pool2d_grad: cuDNN, where its padding
+/// allows.
+void populatePoolToCUDAPatterns(mlir::RewritePatternSet &patterns);
+/// lrn and lrn_grad: cuDNN, within its parameter ranges.
+void populateNormToCUDAPatterns(mlir::RewritePatternSet &patterns);
 /// matmul, with a following bias_add and relu fused: cuBLASLt.
 void populateMatmulToCUDAPatterns(mlir::RewritePatternSet &patterns,
                                   CudaMath math);

@@ -1,7 +1,8 @@
 //===- NNToLinalg.h - nn to linalg patterns ---------------------*- C++ -*-===//
 //
-// Part of nnc. One populate function per op family; the pass
-// (NNToLinalg.cpp) assembles them.
+// Part of nnc. One populate function per op family, each lowering the
+// family's forward ops and their gradients; the pass (NNToLinalg.cpp)
+// assembles them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,20 +12,23 @@
 #include "mlir/IR/PatternMatch.h"
 
 namespace nnc {
-/// relu, sigmoid, tanh, add, bias_add, dropout (inference: identity).
+/// relu, sigmoid, tanh, softmax, add, bias_add, dropout (inference:
+/// identity), and relu_grad, sigmoid_grad, tanh_grad, softmax_grad,
+/// bias_add_grad, scale.
 void populateElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
-/// conv2d, max_pool2d, avg_pool2d.
-void populateConvPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// conv2d, conv2d_backprop_input, conv2d_backprop_filter.
+void populateConvToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// max_pool2d, avg_pool2d, max_pool2d_grad, avg_pool2d_grad.
+void populatePoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// matmul, flatten, reshape, concat.
 void populateMatmulShapeToLinalgPatterns(mlir::RewritePatternSet &patterns);
-/// lrn, batch_norm, softmax.
+/// lrn, lrn_grad, batch_norm.
 void populateNormToLinalgPatterns(mlir::RewritePatternSet &patterns);
-/// l2_loss, sparse_softmax_cross_entropy, categorical_cross_entropy,
-/// weight_decay.
+/// l2_loss, weight_decay, sparse_softmax_cross_entropy(_grad),
+/// categorical_cross_entropy(_grad), correct_count.
 void populateLossToLinalgPatterns(mlir::RewritePatternSet &patterns);
-void populateGradConvPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
-void populateGradElementwiseToLinalgPatterns(
-    mlir::RewritePatternSet &patterns);
+/// learning_rate, sgd_update, adam_update.
+void populateOptimizerToLinalgPatterns(mlir::RewritePatternSet &patterns);
 } // namespace nnc
 
 #endif // NNC_CONVERSION_NNTOLINALG_NNTOLINALG_H
