@@ -522,8 +522,7 @@ FailureOr<Value> nnc::detail::emitLossCall(
   if (failed(type))
     return failure();
   auto func = cast<func::FuncOp>(labelsArg.getOwner()->getParentOp());
-  auto classes = func.getArgAttrOfType<IntegerAttr>(labelsArg.getArgNumber(),
-                                                    "nn.classes");
+  auto classes = nn::getArgClasses(func, labelsArg.getArgNumber());
   if (classes && classes.getInt() != xType.getDimSize(1))
     return eval.error(args.positional()[0]->loc)
            << "'" << args.positional()[0]->name << "' has "

@@ -175,8 +175,8 @@ LogicalResult ModelGen::genConstant(const ast::Statement &stmt) {
       return emitError(locator.get(stmt.value->loc))
              << "the batch size must be a positive integer, got "
              << nn::formatNumber(value.value);
-    (*module)->setAttr("nn.batch_size",
-                       builder.getI64IntegerAttr((int64_t)value.value));
+    nn::NNDialect::BatchSizeAttrHelper(builder.getContext())
+        .setAttr(*module, builder.getI64IntegerAttr((int64_t)value.value));
   }
   eval.define(name, value);
   return success();
@@ -263,11 +263,9 @@ LogicalResult ModelGen::genTensorDecl(const ast::Statement &stmt) {
   BlockArgument arg = entry.addArgument(type, locator.get(decl.loc));
   inputs.emplace_back(decl.name, type);
   forward.setType(builder.getFunctionType(entry.getArgumentTypes(), {}));
-  forward.setArgAttr(arg.getArgNumber(), "nn.name",
-                     builder.getStringAttr(decl.name));
+  nn::setArgName(forward, arg.getArgNumber(), decl.name);
   if (!layout.empty())
-    forward.setArgAttr(arg.getArgNumber(), "nn.layout",
-                       builder.getStringAttr(layout));
+    nn::setArgLayout(forward, arg.getArgNumber(), layout);
   tensors[decl.name] = Tensor{arg, decl.loc};
   return success();
 }
@@ -390,9 +388,8 @@ LogicalResult ModelGen::genLoss() {
   for (unsigned a = 0; a < inputs.size(); ++a)
     lossFunc.setArgAttrs(i++, forward.getArgAttrDict(a));
   for (const Labels &l : labels) {
-    lossFunc.setArgAttr(i, "nn.name", builder.getStringAttr(l.name));
-    lossFunc.setArgAttr(i++, "nn.classes",
-                        builder.getI64IntegerAttr(l.classes));
+    nn::setArgName(lossFunc, i, l.name);
+    nn::setArgClasses(lossFunc, i++, l.classes);
   }
   builder.setInsertionPointToEnd(entry);
   auto call = func::CallOp::create(

@@ -87,15 +87,15 @@ json::Value optimizer(nn::OptimizerOp op) {
 /// The layer table nn-record-layers left on the module, if any.
 json::Array layers(ModuleOp module) {
   json::Array out;
-  auto recorded = module->getAttrOfType<ArrayAttr>("nn.layers");
+  auto recorded =
+      nn::NNDialect::LayersAttrHelper(module.getContext()).getAttr(module);
   if (!recorded)
     return out;
+  // The dialect verifies each entry's keys and types.
   for (auto layer : recorded.getAsRange<DictionaryAttr>()) {
     auto name = layer.getAs<StringAttr>("name");
     auto op = layer.getAs<StringAttr>("op");
     auto shape = layer.getAs<DenseI64ArrayAttr>("shape");
-    if (!name || !op || !shape)
-      continue;
     json::Array dims;
     for (int64_t d : shape.asArrayRef())
       dims.push_back(d);
@@ -106,13 +106,14 @@ json::Array layers(ModuleOp module) {
   return out;
 }
 
-/// The driver's build information (`nn.build`): its string entries.
+/// The driver's build information (`nn.build`, strings only).
 json::Object buildInfo(ModuleOp module) {
   json::Object out;
-  if (auto build = module->getAttrOfType<DictionaryAttr>("nn.build"))
+  if (auto build =
+          nn::NNDialect::BuildAttrHelper(module.getContext()).getAttr(module))
     for (NamedAttribute entry : build)
-      if (auto value = dyn_cast<StringAttr>(entry.getValue()))
-        out[entry.getName().getValue()] = value.getValue();
+      out[entry.getName().getValue()] =
+          cast<StringAttr>(entry.getValue()).getValue();
   return out;
 }
 
@@ -121,22 +122,22 @@ json::Object argument(func::FuncOp func, unsigned i, unsigned &outputs) {
   auto type = cast<ShapedType>(func.getArgument(i).getType());
   json::Object arg{{"shape", shapeOf(type)},
                    {"dtype", dtypeName(type.getElementType())}};
-  if (auto p = func.getArgAttrOfType<StringAttr>(i, "nn.param")) {
+  if (auto p = nn::getArgParam(func, i)) {
     arg["role"] = "param";
     arg["name"] = p.getValue();
   } else if (func.getArgAttr(i, "bufferize.result")) {
     arg["role"] = "output";
-    auto name = func.getArgAttrOfType<StringAttr>(i, "nn.name");
+    auto name = nn::getArgName(func, i);
     std::string fallback = "output" + std::to_string(outputs++);
     arg["name"] = name ? name.getValue().str() : fallback;
   } else {
-    auto name = func.getArgAttrOfType<StringAttr>(i, "nn.name");
-    auto classes = func.getArgAttrOfType<IntegerAttr>(i, "nn.classes");
+    auto name = nn::getArgName(func, i);
+    auto classes = nn::getArgClasses(func, i);
     arg["role"] = classes ? "labels" : "input";
     arg["name"] = name ? name.getValue() : ("arg" + std::to_string(i));
     if (classes)
       arg["classes"] = classes.getInt();
-    if (auto layout = func.getArgAttrOfType<StringAttr>(i, "nn.layout"))
+    if (auto layout = nn::getArgLayout(func, i))
       arg["layout"] = layout.getValue();
   }
   return arg;
@@ -148,7 +149,8 @@ struct ExportModelInterfacePass
     ModuleOp module = getOperation();
     json::Object model{{"interface", kInterfaceVersion},
                        {"name", module.getSymName().value_or("model")}};
-    if (auto batch = module->getAttrOfType<IntegerAttr>("nn.batch_size"))
+    if (auto batch =
+            nn::NNDialect::BatchSizeAttrHelper(&getContext()).getAttr(module))
       model["batch_size"] = batch.getInt();
 
     json::Array params;
@@ -201,16 +203,16 @@ struct ExportModelInterfacePass
 
     // The description now carries what the declarations and attributes
     // said; LLVM has no use for them.
-    module->removeAttr("nn.layers");
-    module->removeAttr("nn.build");
+    module->removeAttr(nn::NNDialect::LayersAttrHelper::getNameStr());
+    module->removeAttr(nn::NNDialect::BuildAttrHelper::getNameStr());
     for (Operation &op : llvm::make_early_inc_range(*module.getBody()))
       if (isa<nn::ParameterOp, nn::OptimizerOp>(op))
         op.erase();
     for (auto func : module.getOps<func::FuncOp>())
-      for (unsigned i = 0; i < func.getNumArguments(); ++i)
-        for (StringRef name : {"nn.param", "nn.name", "nn.classes", "nn.layout",
-                               "bufferize.result"})
-          func.removeArgAttr(i, name);
+      for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+        nn::removeArgAttrs(func, i);
+        func.removeArgAttr(i, "bufferize.result");
+      }
   }
 };
 } // namespace

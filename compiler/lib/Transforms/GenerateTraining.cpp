@@ -42,7 +42,7 @@ FailureOr<LossCopy> copyLoss(ModuleOp module, func::FuncOp loss,
   LossCopy out{copy, copy.getBody().front().getTerminator()->getOperand(0),
                forward->size() == 1 ? (*forward)[0] : Value(), Value()};
   for (unsigned i = 0; i < copy.getNumArguments(); ++i)
-    if (copy.getArgAttr(i, "nn.classes"))
+    if (nn::getArgClasses(copy, i))
       out.labels = copy.getArgument(i);
   return out;
 }
@@ -67,13 +67,9 @@ void setResults(func::FuncOp func, ArrayRef<Value> values,
     types.push_back(v.getType());
   func.setType(
       FunctionType::get(func.getContext(), func.getArgumentTypes(), types));
-  MLIRContext *ctx = func.getContext();
-  SmallVector<DictionaryAttr> attrs;
-  for (const std::string &n : names)
-    attrs.push_back(
-        DictionaryAttr::get(ctx, NamedAttribute(StringAttr::get(ctx, "nn.name"),
-                                                StringAttr::get(ctx, n))));
-  func.setAllResultAttrs(attrs);
+  func.setAllResultAttrs(SmallVector<DictionaryAttr>(values.size()));
+  for (auto [i, name] : llvm::enumerate(names))
+    nn::setResultName(func, i, name);
 }
 
 Value zerosLike(OpBuilder &b, Location loc, Type type) {

@@ -6,6 +6,8 @@
 
 #include "nnc/Transforms/Passes.h"
 
+#include "nn/IR/NNDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
@@ -27,12 +29,12 @@ struct InPlaceUpdatesPass
         continue;
       llvm::StringMap<Value> params;
       for (unsigned i = 0; i < func.getNumArguments(); ++i)
-        if (auto name = func.getArgAttrOfType<StringAttr>(i, "nn.param"))
+        if (auto name = nn::getArgParam(func, i))
           params[name.getValue()] = func.getArgument(i);
       llvm::BitVector drop(func.getNumResults());
       Operation *ret = func.getBody().back().getTerminator();
       for (unsigned i = 0; i < func.getNumResults(); ++i) {
-        auto name = func.getResultAttrOfType<StringAttr>(i, "nn.updates");
+        auto name = nn::getResultUpdates(func, i);
         if (!name)
           continue;
         Value param = params.lookup(name.getValue());

@@ -1,6 +1,8 @@
 //===- ParamsToArguments.cpp - the nn-params-to-arguments pass ------------===//
 //
-// Part of nnc.
+// Part of nnc. Model parameters become function arguments: every function
+// that reads or writes one, directly or through calls, takes all of them
+// first (tagged nn.param), and writes become results tagged nn.updates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,77 @@ namespace nnc {
 using namespace mlir;
 
 namespace {
+/// Functions that read or write parameters, directly or through calls.
+llvm::SetVector<func::FuncOp> collectUsers(ModuleOp module) {
+  llvm::SetVector<func::FuncOp> users;
+  module.walk([&](Operation *op) {
+    if (isa<nn::GetParamOp, nn::AssignParamOp>(op))
+      users.insert(op->getParentOfType<func::FuncOp>());
+  });
+  for (bool changed = true; changed;) {
+    changed = false;
+    module.walk([&](func::CallOp call) {
+      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+      if (callee && users.contains(callee))
+        changed |= users.insert(call->getParentOfType<func::FuncOp>());
+    });
+  }
+  return users;
+}
+
+/// Gives each user leading arguments, one per parameter in declaration
+/// order, tagged {nn.param = "<name>"}.
+LogicalResult addParamArguments(ArrayRef<func::FuncOp> users,
+                                ArrayRef<nn::ParameterOp> params) {
+  SmallVector<StringAttr> names;
+  SmallVector<Type> types;
+  SmallVector<Location> locs;
+  for (nn::ParameterOp p : params) {
+    names.push_back(p.getSymNameAttr());
+    types.push_back(p.getType());
+    locs.push_back(p.getLoc());
+  }
+  SmallVector<unsigned> positions(params.size(), 0);
+  SmallVector<DictionaryAttr> attrs(params.size());
+  for (func::FuncOp func : users) {
+    if (func.isExternal())
+      return func.emitOpError("declares no body but reads parameters");
+    if (failed(func.insertArguments(positions, types, attrs, locs)))
+      return failure();
+    for (auto [i, name] : llvm::enumerate(names))
+      nn::setArgParam(func, i, name);
+  }
+  return success();
+}
+
+/// Writes become extra results, each materialised in its parameter's
+/// argument and tagged {nn.updates = "<name>"}; after bufferization
+/// nnc-in-place-updates drops them (the parameter buffer holds the value).
+LogicalResult writesToResults(ModuleOp module,
+                              const llvm::StringMap<unsigned> &index) {
+  SmallVector<nn::AssignParamOp> assigns;
+  module.walk([&](nn::AssignParamOp op) { assigns.push_back(op); });
+  for (nn::AssignParamOp op : assigns) {
+    auto func = op->getParentOfType<func::FuncOp>();
+    if (!func.isPublic() || func.getBody().getBlocks().size() != 1)
+      return op.emitOpError(
+          "is supported in single-block public functions only");
+    OpBuilder b(op);
+    Value arg = func.getArgument(index.lookup(op.getName()));
+    Value written = bufferization::MaterializeInDestinationOp::create(
+                        b, op.getLoc(), op.getValue(), arg)
+                        .getResult();
+    Operation *ret = func.getBody().front().getTerminator();
+    ret->insertOperands(ret->getNumOperands(), written);
+    unsigned result = func.getNumResults();
+    if (failed(func.insertResult(result, written.getType(), DictionaryAttr())))
+      return failure();
+    nn::setResultUpdates(func, result, op.getNameAttr().getAttr());
+    op.erase();
+  }
+  return success();
+}
+
 struct ParamsToArgumentsPass
     : nnc::impl::ParamsToArgumentsPassBase<ParamsToArgumentsPass> {
   void runOnOperation() override {
@@ -28,46 +101,11 @@ struct ParamsToArgumentsPass
     SmallVector<nn::ParameterOp> params(module.getOps<nn::ParameterOp>());
     if (params.empty())
       return;
+    llvm::SetVector<func::FuncOp> users = collectUsers(module);
+    if (failed(addParamArguments(users.getArrayRef(), params)))
+      return signalPassFailure();
 
-    // Functions that read parameters, directly or through calls.
-    llvm::SetVector<func::FuncOp> users;
-    module.walk([&](Operation *op) {
-      if (isa<nn::GetParamOp, nn::AssignParamOp>(op))
-        users.insert(op->getParentOfType<func::FuncOp>());
-    });
-    for (bool changed = true; changed;) {
-      changed = false;
-      module.walk([&](func::CallOp call) {
-        auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
-        if (callee && users.contains(callee))
-          changed |= users.insert(call->getParentOfType<func::FuncOp>());
-      });
-    }
-
-    // Leading arguments, one per parameter, in declaration order.
-    SmallVector<Type> paramTypes;
-    for (nn::ParameterOp p : params)
-      paramTypes.push_back(p.getType());
-    for (func::FuncOp func : users) {
-      if (func.isExternal()) {
-        func.emitOpError("declares no body but reads parameters");
-        return signalPassFailure();
-      }
-      SmallVector<unsigned> positions(params.size(), 0);
-      SmallVector<DictionaryAttr> attrs;
-      SmallVector<Location> locs;
-      for (nn::ParameterOp p : params) {
-        attrs.push_back(DictionaryAttr::get(
-            &getContext(),
-            NamedAttribute(StringAttr::get(&getContext(), "nn.param"),
-                           StringAttr::get(&getContext(), p.getSymName()))));
-        locs.push_back(p.getLoc());
-      }
-      if (failed(func.insertArguments(positions, paramTypes, attrs, locs)))
-        return signalPassFailure();
-    }
-
-    // Reads become the arguments; calls pass the caller's arguments on.
+    // Reads become the arguments.
     llvm::StringMap<unsigned> index;
     for (auto [i, p] : llvm::enumerate(params))
       index[p.getSymName()] = i;
@@ -76,34 +114,10 @@ struct ParamsToArgumentsPass
       op.replaceAllUsesWith(func.getArgument(index.lookup(op.getName())));
       op.erase();
     });
-    // Writes become extra results, each materialised in its parameter's
-    // argument and tagged {nn.updates = "<name>"}; after bufferization
-    // nnc-in-place-updates drops them (the parameter buffer holds the value).
-    SmallVector<nn::AssignParamOp> assigns;
-    module.walk([&](nn::AssignParamOp op) { assigns.push_back(op); });
-    for (nn::AssignParamOp op : assigns) {
-      auto func = op->getParentOfType<func::FuncOp>();
-      if (!func.isPublic() || func.getBody().getBlocks().size() != 1) {
-        op.emitOpError("is supported in single-block public functions only");
-        return signalPassFailure();
-      }
-      OpBuilder b(op);
-      Value arg = func.getArgument(index.lookup(op.getName()));
-      Value written = bufferization::MaterializeInDestinationOp::create(
-                          b, op.getLoc(), op.getValue(), arg)
-                          .getResult();
-      Operation *ret = func.getBody().front().getTerminator();
-      ret->insertOperands(ret->getNumOperands(), written);
-      unsigned result = func.getNumResults();
-      if (failed(func.insertResult(
-              result, written.getType(),
-              DictionaryAttr::get(
-                  &getContext(),
-                  NamedAttribute(StringAttr::get(&getContext(), "nn.updates"),
-                                 op.getNameAttr().getAttr())))))
-        return signalPassFailure();
-      op.erase();
-    }
+    if (failed(writesToResults(module, index)))
+      return signalPassFailure();
+
+    // Calls pass the caller's parameter arguments on.
     module.walk([&](func::CallOp call) {
       auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
       if (!callee || !users.contains(callee))

@@ -58,7 +58,8 @@ struct RecordLayersPass : nnc::impl::RecordLayersPassBase<RecordLayersPass> {
       entries.push_back(b.getDictionaryAttr(
           {b.getNamedAttr("name", l.name), b.getNamedAttr("op", l.op),
            b.getNamedAttr("shape", b.getDenseI64ArrayAttr(l.shape))}));
-    module->setAttr("nn.layers", b.getArrayAttr(entries));
+    nn::NNDialect::LayersAttrHelper(&getContext())
+        .setAttr(module, b.getArrayAttr(entries));
   }
 };
 } // namespace

@@ -11,6 +11,8 @@
 #include "nnc/Driver/Registration.h"
 #include "nnc/Parser/ModelGen.h"
 
+#include "nn/IR/NNDialect.h"
+
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -233,7 +235,8 @@ int main(int argc, char **argv) {
 
   // What the bench program reports about how it was built, for the model
   // description (nn-export-model-interface).
-  if (stage >= nnc::Stage::LLVMMLIR && !(*module)->hasAttr("nn.build")) {
+  mlir::nn::NNDialect::BuildAttrHelper buildAttr(&context);
+  if (stage >= nnc::Stage::LLVMMLIR && !buildAttr.isAttrPresent(*module)) {
     mlir::Builder b(&context);
     std::string cpuName = cpu.empty() ? sys::getHostCPUName().str() : cpu;
     SmallVector<mlir::NamedAttribute> build = {
@@ -246,7 +249,7 @@ int main(int argc, char **argv) {
           "precision", b.getStringAttr(nnc::cudaMathName(precision))));
       build.push_back(b.getNamedAttr("gpu_arch", b.getStringAttr(gpuArch)));
     }
-    (*module)->setAttr("nn.build", b.getDictionaryAttr(build));
+    buildAttr.setAttr(*module, b.getDictionaryAttr(build));
   }
 
   mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());

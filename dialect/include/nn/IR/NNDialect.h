@@ -16,6 +16,7 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -34,6 +35,37 @@
 namespace mlir::nn {
 /// True when `attr` is one of the parameter initialiser attributes.
 bool isInitializerAttr(Attribute attr);
+
+// Typed access to the dialect's attributes on function arguments and results
+// (NNDialect.td documents them). Getters return null when the attribute is
+// absent. The module attributes have the generated helpers
+// NNDialect::BatchSizeAttrHelper, LayersAttrHelper and BuildAttrHelper.
+
+/// `nn.name`: the name of an input, labels or output.
+StringAttr getArgName(FunctionOpInterface func, unsigned arg);
+void setArgName(FunctionOpInterface func, unsigned arg, StringRef name);
+StringAttr getResultName(FunctionOpInterface func, unsigned result);
+void setResultName(FunctionOpInterface func, unsigned result, StringRef name);
+
+/// `nn.layout`: the layout of an input, "NHWC" or "NC".
+StringAttr getArgLayout(FunctionOpInterface func, unsigned arg);
+void setArgLayout(FunctionOpInterface func, unsigned arg, StringRef layout);
+
+/// `nn.classes`: the number of classes of the labels argument.
+IntegerAttr getArgClasses(FunctionOpInterface func, unsigned arg);
+void setArgClasses(FunctionOpInterface func, unsigned arg, int64_t classes);
+
+/// `nn.param`: the nn.parameter an argument carries.
+StringAttr getArgParam(FunctionOpInterface func, unsigned arg);
+void setArgParam(FunctionOpInterface func, unsigned arg, StringAttr param);
+
+/// `nn.updates`: the nn.parameter a result is the new value of.
+StringAttr getResultUpdates(FunctionOpInterface func, unsigned result);
+void setResultUpdates(FunctionOpInterface func, unsigned result,
+                      StringAttr param);
+
+/// Removes every `nn.` attribute of argument `arg`.
+void removeArgAttrs(FunctionOpInterface func, unsigned arg);
 } // namespace mlir::nn
 
 #endif // NN_IR_NNDIALECT_H

@@ -24,7 +24,66 @@ def NN_Dialect : Dialect {
     initialiser), an optional `nn.optimizer`, a `@forward` function from
     inputs to outputs and, when the model has a loss, a `@loss` function from
     inputs and labels to a scalar.
+
+    ### Model interface attributes
+
+    Discardable attributes describe the model for the runtime
+    (`nn-export-model-interface` turns them into the model description of
+    docs/interface.md, then drops them). The dialect verifies each one where
+    it appears; any other `nn.` attribute is an error.
+
+    On the module (`builtin.module`):
+
+    - `nn.batch_size` (`i64` integer, at least 1): the value of the model's
+      `batch` statement.
+    - `nn.layers` (array of dictionaries `{name = "<layer>", op = "<op>",
+      shape = array<i64: ...>}`): the layers of `@forward` in order, each
+      with the mnemonic of its first op and the shape of its last, as
+      `nn-record-layers` finds them.
+    - `nn.build` (dictionary of strings): how the object was built
+      (`compiler`, `llvm`, `target`, `cpu` and, for CUDA, `precision` and
+      `gpu_arch`), set by the `nnc` driver.
+
+    On function arguments:
+
+    - `nn.name` (non-empty string): the name of an input, of the labels or,
+      after bufferization, of an output buffer.
+    - `nn.layout` (`"NHWC"` or `"NC"`): the layout of an input; the
+      argument's rank is the layout's length.
+    - `nn.classes` (`i64` integer, at least 2): marks the labels, a rank-1
+      integer argument, and gives the number of classes.
+    - `nn.param` (string): marks the argument that carries the
+      `nn.parameter` of that name (`nn-params-to-arguments`); the argument has
+      the parameter's shape and element type and no other `nn.` attribute.
+
+    On function results:
+
+    - `nn.name` (non-empty string): the name of an output.
+    - `nn.updates` (string): the result is the new value of the
+      `nn.parameter` of that name, with its shape and element type
+      (`nn-params-to-arguments`; `nnc-in-place-updates` writes it into the
+      parameter's argument and drops the result).
+
+    C++ code reads and writes the module attributes with the generated
+    `NNDialect::BatchSizeAttrHelper`, `LayersAttrHelper` and
+    `BuildAttrHelper`, and the argument and result attributes with the
+    accessors of `nn/IR/NNDialect.h` (`getArgName`, `setArgParam`, ...).
   }];
+  // Types of the discardable attributes; the verifier checks the rest of
+  // each one's contract (DiscardableAttrs.cpp).
+  let discardableAttrs = (ins
+    "::mlir::IntegerAttr":$batch_size,
+    "::mlir::ArrayAttr":$layers,
+    "::mlir::DictionaryAttr":$build,
+    "::mlir::StringAttr":$name,
+    "::mlir::StringAttr":$layout,
+    "::mlir::IntegerAttr":$classes,
+    "::mlir::StringAttr":$param,
+    "::mlir::StringAttr":$updates
+  );
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let useDefaultAttributePrinterParser = 1;
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
