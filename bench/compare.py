@@ -20,11 +20,13 @@ import sys
 
 import numpy as np
 
+import charts
+import programs
+
 # OpenMP programs (nnc's and PyTorch) run one thread per core, pinned:
 # unpinned, two busy threads can share a core for a whole run. NumPy's BLAS
 # keeps its own threading.
 PINNED = dict(os.environ, OMP_PROC_BIND="spread", OMP_PLACES="cores")
-PEERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers.py")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -71,11 +73,8 @@ def measured_peak(out, threads):
 def run_peer(args, pinned, *workload):
     """Seconds per step and FLOPs of a peers.py workload, in its own
     process."""
-    out = subprocess.run(
-        [sys.executable, PEERS] + [str(w) for w in workload + (args.threads,)],
-        check=True, stdout=subprocess.PIPE, env=PINNED if pinned else None)
-    result = json.loads(out.stdout)
-    return result["seconds"], result["flops"]
+    return programs.peer(workload + (args.threads,),
+                         PINNED if pinned else None)
 
 
 def torch_version():
@@ -102,11 +101,9 @@ def build_nnc(args, model, mode, batch, sets=()):
 def run_nnc(args, exe, mode, steps):
     """Seconds of every timed step of a bench program."""
     record = os.path.join(args.out, "runs", os.path.basename(exe) + ".json")
-    subprocess.run([exe, "--mode=" + mode, "--steps=%d" % steps, "--warmup=1",
-                    "--threads=%d" % args.threads, "--json=" + record],
-                   check=True, stdout=subprocess.DEVNULL, env=PINNED)
-    with open(record) as f:
-        return json.load(f)["seconds_per_step"]
+    return programs.nnc_record(exe, mode, steps, 1, record,
+                               ["--threads=%d" % args.threads],
+                               PINNED)["seconds_per_step"]
 
 
 def row(name, flops, nnc, peer, peer_name, peak):
@@ -141,31 +138,21 @@ def markdown(results):
 
 
 def plots(results, out):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("compare.py: matplotlib is missing; no plots", file=sys.stderr)
-        return
     rows = results["rows"]
     names = [r["workload"] for r in rows]
-    x = np.arange(len(rows))
-    for key, label, fname in (("seconds", "seconds per step (log)", "time.png"),
-                              ("gflops", "GFLOP/s", "gflops.png")):
-        fig, ax = plt.subplots(figsize=(10, 4.5))
-        ax.bar(x - 0.2, [r["nnc_" + key] for r in rows], 0.4, label="nnc")
-        ax.bar(x + 0.2, [r["peer_" + key] for r in rows], 0.4, label="peer")
-        if key == "seconds":
-            ax.set_yscale("log")
-        ax.set_xticks(x, names, rotation=30, ha="right", fontsize=8)
-        ax.set_ylabel(label)
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(os.path.join(out, fname), dpi=120)
-        plt.close(fig)
+    for key, label, fname, log in (
+            ("seconds", "seconds per step (log)", "time.png", True),
+            ("gflops", "GFLOP/s", "gflops.png", False)):
+        if not charts.bars(os.path.join(out, fname), names,
+                           [("nnc", [r["nnc_" + key] for r in rows]),
+                            ("peer", [r["peer_" + key] for r in rows])],
+                           label, log):
+            print("compare.py: matplotlib is missing; no plots",
+                  file=sys.stderr)
+            return
     mm = [r for r in rows if r["workload"].startswith("matmul")]
     if mm:
+        plt = charts.pyplot()
         sizes = [int(r["workload"].split()[1]) for r in mm]
         fig, ax = plt.subplots(figsize=(6, 4))
         ax.plot(sizes, [r["nnc_seconds"] for r in mm], "o-", label="nnc")
@@ -176,9 +163,7 @@ def plots(results, out):
         ax.set_xlabel("n (n x n x n, f32)")
         ax.set_ylabel("CPU time per product (s)")
         ax.legend()
-        fig.tight_layout()
-        fig.savefig(os.path.join(out, "matmul.png"), dpi=120)
-        plt.close(fig)
+        charts.save(plt, fig, os.path.join(out, "matmul.png"))
 
 
 def main():

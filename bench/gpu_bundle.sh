@@ -59,8 +59,10 @@ done
 cp -L "$(ldconfig -p | awk '/libomp.so.5 /{print $NF; exit}')" "$out/lib/" \
   2> /dev/null || cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$out/lib/"
 cp "$build/bin/nnrt-cuda-tests" "$out/" && strip "$out/nnrt-cuda-tests"
-cp "$root/bench/gpu_run.py" "$root/bench/peers.py" "$out/"
-cp "$root/test/Oracle/gradients.py" "$root/test/Oracle/oracle.py" \
-  "$root/test/Oracle/tf_torch.py" "$out/"
+# The scripts and the modules they import, side by side.
+cp "$root/bench/gpu_run.py" "$root/bench/peers.py" "$root/bench/charts.py" \
+  "$root/bench/programs.py" "$out/"
+cp "$root/test/Oracle/oracle.py" "$root/test/Oracle/tf_models.py" \
+  "$root/python/tf_semantics.py" "$out/"
 du -sh "$out"
 echo "gpu_bundle.sh: run 'python3 $(basename "$out")/gpu_run.py --out RESULTS' on the GPU machine"

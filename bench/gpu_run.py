@@ -31,7 +31,15 @@ import sys
 
 import numpy as np
 
+import charts
+import programs
+
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The oracle's modules: beside this script in the bundle, in test/Oracle in
+# the source tree. Of the checks, only the batch search needs PyTorch, and
+# it takes seed 3 where PyTorch is missing.
+sys.path.append(os.path.join(HERE, "..", "test", "Oracle"))
+import oracle  # noqa: E402
 
 # (title, program, mode, batch, peer model, goal against eager, against
 # torch.compile)
@@ -75,97 +83,41 @@ def environment():
 ENV = environment()
 
 
-def run(cmd, **kw):
-    return subprocess.run(cmd, env=ENV, check=True, **kw)
-
-
-def dump(exe, mode, seed, path):
-    run([exe, "--mode=" + mode, "--steps=3", "--warmup=0", "--seed=%d" % seed,
-         "--dump=" + path], stdout=subprocess.DEVNULL)
-    return dict(np.load(path))
-
-
-def close(got, want, rtol):
-    want = np.asarray(want, dtype=np.float64)
-    scale = max(float(np.max(np.abs(want))), 1e-6) if want.size else 1.0
-    err = float(np.max(np.abs(np.asarray(got, np.float64) - want))) / scale \
-        if want.size else 0.0
-    return err <= rtol, err
-
-
-def separated_seed(name, cpu, work):
-    """A batch whose max-pool windows are decided by more than rounding in
-    the PyTorch reference (the targets sum in different orders)."""
-    try:
-        import torch
-        import gradients
-    except ImportError:
-        return 3
-    if name not in gradients.MODELS:
-        return 3
-    seed, _ = gradients.separated_seed(
-        name, lambda seed: dump(cpu, "forward-backward", seed,
-                                os.path.join(work, name + "-seed.npz")),
-        torch.float32)
-    return 3 if seed is None else seed
-
-
 def checks(args, log):
     work = os.path.join(args.out, "dumps")
     os.makedirs(work, exist_ok=True)
     failed = total = 0
     for cpu in sorted(glob.glob(os.path.join(HERE, "check", "*-cpu"))):
         name = os.path.basename(cpu)[:-4]
-        seed = separated_seed(name, cpu, work)
+        seed = oracle.comparison_seed(
+            name, cpu, os.path.join(work, name + "-seed.npz"), ENV)
         for precision in args.precision:
             gpu = os.path.join(HERE, "check", "%s-cuda-%s" % (name, precision))
             if not os.path.exists(gpu):
                 continue
-            rtol = 1e-4 if precision == "fp32" else 1e-2
-            for mode in ("forward", "forward-backward", "train"):
-                base = os.path.join(work, "%s-%s" % (name, mode))
-                try:
-                    want = dump(cpu, mode, seed, base + "-cpu.npz")
-                except subprocess.CalledProcessError:
-                    continue  # no such entry point (no optimizer)
-                try:
-                    got = dump(gpu, mode, seed, base + "-%s.npz" % precision)
-                except subprocess.CalledProcessError as e:
-                    log("MISMATCH: %s %s %s: the CUDA program failed (%s)" %
-                        (name, precision, mode, e))
-                    failed += 1
-                    total += 1
-                    continue
-                for key in sorted(want):
-                    if want[key].dtype.kind != "f" or key == "images":
-                        continue
-                    ok, err = close(got[key], want[key], rtol)
-                    total += 1
-                    failed += not ok
-                    log("%s: %s %s %s %s (max relative error %.2e)" % (
-                        "match" if ok else "MISMATCH", name, precision, mode,
-                        key, err))
+            base = os.path.join(work, "%s-%s" % (name, precision))
+            for check, got, want in oracle.target_checks(cpu, gpu, seed, base,
+                                                         ENV):
+                ok, err = oracle.close(got, want, oracle.tolerance(precision))
+                total += 1
+                failed += not ok
+                log("%s: %s %s %s (max relative error %.2e)" % (
+                    "match" if ok else "MISMATCH", name, precision, check,
+                    err))
     log("checks: %d passed, %d failed" % (total - failed, failed))
     return failed
 
 
 def nnc_seconds(exe, mode, steps):
-    record = exe + ".json"
-    run([exe, "--mode=" + mode, "--steps=%d" % steps, "--warmup=5",
-         "--json=" + record], stdout=subprocess.DEVNULL)
-    with open(record) as f:
-        data = json.load(f)
+    data = programs.nnc_record(exe, mode, steps, 5, exe + ".json", env=ENV)
     return float(np.median(data["seconds_per_step"])), data.get("device")
 
 
 def peer_seconds(workload, precision, compiled, steps):
-    cmd = [sys.executable, os.path.join(HERE, "peers.py")] + workload + [
-        "1", "--device=cuda", "--precision=" + precision]
-    if compiled:
-        cmd.append("--compile")
-    out = run(cmd, stdout=subprocess.PIPE, text=True).stdout
-    result = json.loads(out)
-    return float(np.median(result["seconds"][-steps:])), result["flops"]
+    options = ["1", "--device=cuda", "--precision=" + precision]
+    seconds, flops = programs.peer(
+        workload + options + (["--compile"] if compiled else []), ENV)
+    return float(np.median(seconds[-steps:])), flops
 
 
 def bandwidth():
@@ -257,27 +209,13 @@ def markdown(rows, device, bw):
 
 
 def plot(rows, out):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return
     rows = [r for r in rows if r["compile_seconds"]]
-    x = np.arange(len(rows))
-    fig, ax = plt.subplots(figsize=(10, 4.5))
-    for i, (key, label) in enumerate((("nnc_seconds", "nnc"),
-                                      ("eager_seconds", "PyTorch eager"),
-                                      ("compile_seconds", "torch.compile"))):
-        ax.bar(x + (i - 1) * 0.27, [r[key] * 1e3 for r in rows], 0.27,
-               label=label)
-    ax.set_yscale("log")
-    ax.set_xticks(x, ["%s %s" % (r["workload"], r["precision"]) for r in rows],
-                  rotation=30, ha="right", fontsize=8)
-    ax.set_ylabel("ms per step (log)")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "time.png"), dpi=120)
+    charts.bars(os.path.join(out, "time.png"),
+                ["%s %s" % (r["workload"], r["precision"]) for r in rows],
+                [(label, [r[key] * 1e3 for r in rows]) for key, label in (
+                    ("nnc_seconds", "nnc"), ("eager_seconds", "PyTorch eager"),
+                    ("compile_seconds", "torch.compile"))],
+                "ms per step (log)", log=True)
 
 
 def main():
@@ -289,7 +227,6 @@ def main():
                         type=lambda s: s.split(","))
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    sys.path.insert(0, HERE)
     import torch
     if not torch.cuda.is_available():
         print("gpu_run.py: no CUDA device is visible; nothing to run",

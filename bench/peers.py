@@ -1,12 +1,14 @@
 """The peers of nnc's benchmarks: the same workloads in PyTorch (eager, on
 the CPU) and NumPy, timed in this process.
 
-Each model mirrors its .nn file: TensorFlow's asymmetric SAME padding, LRN
-with TensorFlow's alpha, the same losses and optimizer, so both sides do the
-same arithmetic."""
+Each model mirrors its .nn file in NCHW, as PyTorch users run it, with
+TensorFlow's semantics from python/tf_semantics.py (asymmetric SAME padding,
+-inf padding for max pooling, LRN with TensorFlow's alpha, the same losses)
+and the same optimizer, so both sides do the same arithmetic."""
 
 import contextlib
 import json
+import os
 import sys
 import time
 
@@ -15,40 +17,27 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-
-def same_pad(size, k, s):
-    out = -(-size // s)
-    total = max((out - 1) * s + k - size, 0)
-    return total // 2, total - total // 2
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                             "..", "python"))
+import tf_semantics as T  # noqa: E402
 
 
 class Conv(nn.Module):
     """TF-style SAME or VALID convolution with bias and optional ReLU."""
 
-    def __init__(self, cin, cout, k, s=1, same=True, relu=True):
+    def __init__(self, cin, cout, k, s=1, padding="SAME", relu=True):
         super().__init__()
         self.conv = nn.Conv2d(cin, cout, k, s)
-        self.k, self.s, self.same, self.relu = k, s, same, relu
+        self.k, self.s, self.padding, self.relu = k, s, padding, relu
 
     def forward(self, x):
-        if self.same:
-            ph = same_pad(x.shape[2], self.k, self.s)
-            pw = same_pad(x.shape[3], self.k, self.s)
-            x = F.pad(x, (pw[0], pw[1], ph[0], ph[1]))
-        y = self.conv(x)
+        y = self.conv(T.pad_nchw(x, self.k, self.s, padding=self.padding))
         return F.relu(y) if self.relu else y
 
 
-def max_pool(x, k, s, same):
-    if same:
-        ph, pw = same_pad(x.shape[2], k, s), same_pad(x.shape[3], k, s)
-        x = F.pad(x, (pw[0], pw[1], ph[0], ph[1]), value=-float("inf"))
-    return F.max_pool2d(x, k, s)
-
-
 def lrn(radius, bias, alpha, beta):
-    size = 2 * radius + 1
-    return nn.LocalResponseNorm(size, alpha=alpha * size, beta=beta, k=bias)
+    return nn.LocalResponseNorm(**T.lrn_torch_params(radius, bias, alpha,
+                                                     beta))
 
 
 class AlexNet(nn.Module):
@@ -61,9 +50,9 @@ class AlexNet(nn.Module):
 
     def forward(self, x):
         c = self.convs
-        x = max_pool(self.lrn(c[0](x)), 3, 2, False)
-        x = max_pool(self.lrn(c[1](x)), 3, 2, False)
-        return max_pool(c[4](c[3](c[2](x))), 3, 2, False)
+        x = T.max_pool_nchw(self.lrn(c[0](x)), 3, 2, "VALID")
+        x = T.max_pool_nchw(self.lrn(c[1](x)), 3, 2, "VALID")
+        return T.max_pool_nchw(c[4](c[3](c[2](x))), 3, 2, "VALID")
 
 
 class Cifar10CNN(nn.Module):
@@ -75,8 +64,8 @@ class Cifar10CNN(nn.Module):
         self.out = nn.Linear(192, 10)
 
     def forward(self, x):
-        x = self.lrn(max_pool(self.conv1(x), 3, 2, True))
-        x = max_pool(self.lrn(self.conv2(x)), 3, 2, True)
+        x = self.lrn(T.max_pool_nchw(self.conv1(x), 3, 2, "SAME"))
+        x = T.max_pool_nchw(self.lrn(self.conv2(x)), 3, 2, "SAME")
         x = x.permute(0, 2, 3, 1).reshape(x.shape[0], -1)
         x = F.relu(self.local4(F.relu(self.local3(x))))
         return self.out(x)
@@ -93,15 +82,9 @@ class CifarMLP(nn.Module):
         return torch.sigmoid(self.out(x))
 
 
-def keras_cce(probs, labels, eps=1e-7):
-    p = torch.clamp(probs / probs.sum(1, keepdim=True), eps, 1 - eps)
-    return -torch.log(p[torch.arange(p.shape[0]), labels]).mean()
-
-
 def cifar10_loss(model, logits, labels):
-    decay = 0.004 * 0.5 * (model.local3.weight.pow(2).sum() +
-                           model.local4.weight.pow(2).sum())
-    return F.cross_entropy(logits, labels) + decay
+    return T.sparse_softmax_cross_entropy(logits, labels) + T.weight_decay(
+        0.004, [model.local3.weight, model.local4.weight])
 
 
 def forward_flops(model, x):
@@ -162,7 +145,7 @@ def model_workload(name, mode, batch, steps, warmup, device="cpu",
     torch.manual_seed(0)
     if name == "alexnet":
         model, x = AlexNet(), torch.randn(batch, 3, 224, 224) * 0.1
-        loss_fn = lambda out, y: 0.5 * out.pow(2).sum()
+        loss_fn = lambda out, y: T.l2_loss(out)
         lr = 0.0
     elif name == "cifar10_cnn":
         model, x = Cifar10CNN(), torch.randn(batch, 3, 24, 24)
@@ -170,7 +153,7 @@ def model_workload(name, mode, batch, steps, warmup, device="cpu",
         lr = 0.1
     else:
         model, x = CifarMLP(), torch.rand(batch, 3, 32, 32)
-        loss_fn = keras_cce
+        loss_fn = T.categorical_cross_entropy
         lr = 0.01
     y = torch.randint(0, 10, (batch,))
     flops = forward_flops(model, x)
@@ -190,10 +173,7 @@ def model_workload(name, mode, batch, steps, warmup, device="cpu",
         loss.backward()
 
     def train():
-        opt.zero_grad(set_to_none=True)
-        with context():
-            loss = loss_fn(run(x), y)
-        loss.backward()
+        forward_backward()  # the model's parameters are the optimizer's
         opt.step()
 
     fn = {"forward": forward, "forward-backward": forward_backward,

@@ -5,7 +5,7 @@ non-zero on any mismatch.
 """
 
 import argparse
-import math
+import os
 import sys
 
 import numpy as np
@@ -13,7 +13,10 @@ import torch
 import torch.nn.functional as F
 
 import oracle
-from tf_ref import nchw, nhwc, ref_conv, ref_lrn, ref_pool, t, tf_pads
+
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                             "..", "..", "python"))
+import tf_semantics as T  # noqa: E402
 
 rng = np.random.default_rng(1234)
 
@@ -22,8 +25,11 @@ def rand(*shape):
     return rng.standard_normal(shape).astype(np.float32)
 
 
-def ty(shape, elt="f32"):
-    return "tensor<%s%s>" % ("".join("%dx" % d for d in shape), elt)
+def t(a):
+    return torch.from_numpy(np.ascontiguousarray(a))
+
+
+ty = oracle.tensor_type
 
 
 def arr(values):
@@ -34,9 +40,8 @@ def arr(values):
 
 def conv_case(name, n, h, w, c, kh, kw, f, strides, dilations, padding):
     x, wt = rand(n, h, w, c), rand(kh, kw, c, f) * 0.3
-    want = ref_conv(x, wt, strides, dilations, (padding, padding)
-                    if not isinstance(padding, list) else
-                    ((padding[0], padding[1]), (padding[2], padding[3])))
+    want = T.conv(t(x), t(wt), stride=strides, dilation=dilations,
+                  padding=padding).numpy()
     if isinstance(padding, list):
         attrs = "pad = %s, padding = #nn.padding<EXPLICIT>" % arr(padding)
     else:
@@ -51,7 +56,8 @@ def conv_case(name, n, h, w, c, kh, kw, f, strides, dilations, padding):
 
 def pool_case(name, kind, shape, window, strides, padding):
     x = rand(*shape)
-    want = ref_pool(x, window, strides, padding, kind)
+    pool = T.max_pool if kind == "max" else T.avg_pool
+    want = pool(t(x), window, strides, padding).numpy()
     func = """func.func @f(%%x: %s) -> %s {
   %%0 = nn.%s_pool2d %%x {padding = #nn.padding<%s>, strides = %s, window = %s} : (%s) -> %s
   return %%0 : %s
@@ -62,7 +68,7 @@ def pool_case(name, kind, shape, window, strides, padding):
 
 def lrn_case(name, shape, radius, bias, alpha, beta):
     x = rand(*shape) * 3
-    want = ref_lrn(x, radius, bias, alpha, beta)
+    want = T.lrn(t(x), radius, bias, alpha, beta).numpy()
     func = """func.func @f(%%x: %s) -> %s {
   %%0 = nn.lrn %%x {alpha = %r : f64, beta = %r : f64, bias = %r : f64, depth_radius = %d : i64} : (%s) -> %s
   return %%0 : %s
@@ -154,12 +160,10 @@ def losses_case():
     probs = (rng.random((4, 5)) + 0.05).astype(np.float32)
     probs[0, 0] = 0.0  # clipped to epsilon before the log
     labels = np.array([0, 3, 4, 1], dtype=np.int32)
-    l2 = (t(logits) ** 2).sum() / 2
-    ce = F.cross_entropy(t(logits), t(labels).long())
-    p = t(probs) / t(probs).sum(dim=1, keepdim=True)
-    p = p.clamp(1e-7, 1 - 1e-7)
-    cce = -torch.log(p[torch.arange(4), t(labels).long()]).mean()
-    wd = 0.004 * (t(logits) ** 2).sum() / 2
+    l2 = T.l2_loss(t(logits))
+    ce = T.sparse_softmax_cross_entropy(t(logits), t(labels))
+    cce = T.categorical_cross_entropy(t(probs), t(labels))
+    wd = T.weight_decay(0.004, [t(logits)])
     s, y = ty(logits.shape), ty(labels.shape, "i32")
     func = """func.func @f(%%x: %s, %%p: %s, %%y: %s) -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>) {
   %%0 = nn.l2_loss %%x : (%s) -> tensor<f32>

@@ -10,92 +10,23 @@ Compiles the model with `nnc -o`, then
 - unless --no-train, runs one `train_step` from the same seed and compares
   every updated parameter with the optimizer's update written out here
   (TensorFlow's momentum, Keras' Adam) from PyTorch's gradients.
-The PyTorch models (below) implement TensorFlow's semantics (tf_torch) and
-are themselves checked against finite differences (torch.autograd.gradcheck,
+The PyTorch models (tf_models.py, on python/tf_semantics.py) are
+themselves checked against finite differences (torch.autograd.gradcheck,
 float64). Prints one line per check and "N passed, N failed".
 """
 
 import argparse
 import os
-import subprocess
 import sys
 
 import numpy as np
 import torch
 
 import oracle
-import tf_torch as T
+import tf_models
 
 torch.set_default_dtype(torch.float64)
 
-
-def alexnet(p, x, y):
-    lrn = lambda v: T.lrn(v, 2, 2.0, 1e-4, 0.75)
-    v = T.conv(x, p["conv1.weights"], p["conv1.biases"], stride=4, act="relu")
-    v = T.max_pool(lrn(v), 3, 2, "VALID")
-    v = T.conv(v, p["conv2.weights"], p["conv2.biases"], act="relu")
-    v = T.max_pool(lrn(v), 3, 2, "VALID")
-    for name in ("conv3", "conv4", "conv5"):
-        v = T.conv(v, p[name + ".weights"], p[name + ".biases"], act="relu")
-    return T.l2_loss(T.max_pool(v, 3, 2, "VALID"))
-
-
-def cifar10_cnn(p, x, y):
-    lrn = lambda v: T.lrn(v, 4, 1.0, 0.001 / 9.0, 0.75)
-    v = T.conv(x, p["conv1.weights"], p["conv1.biases"], act="relu")
-    v = lrn(T.max_pool(v, 3, 2, "SAME"))
-    v = T.conv(v, p["conv2.weights"], p["conv2.biases"], act="relu")
-    v = T.max_pool(lrn(v), 3, 2, "SAME").reshape(x.shape[0], -1)
-    v = T.dense(v, p["local3.weights"], p["local3.biases"], "relu")
-    v = T.dense(v, p["local4.weights"], p["local4.biases"], "relu")
-    v = T.dense(v, p["softmax_linear.weights"], p["softmax_linear.biases"])
-    decay = 0.004 * (T.l2_loss(p["local3.weights"]) +
-                     T.l2_loss(p["local4.weights"]))
-    return T.sparse_softmax_cross_entropy(v, y) + decay
-
-
-def cifar_mlp(p, x, y):
-    v = x.reshape(x.shape[0], -1)
-    v = T.dense(v, p["hidden1.weights"], p["hidden1.biases"], "relu")
-    v = T.dense(v, p["hidden2.weights"], p["hidden2.biases"], "relu")
-    v = T.dense(v, p["probs.weights"], p["probs.biases"], "sigmoid")
-    return T.categorical_cross_entropy(v, y)
-
-
-def grad_cnn(p, x, y):
-    v = T.conv(x, p["c1.weights"], p["c1.biases"], stride=2, act="relu")
-    v = T.lrn(T.max_pool(v, 3, 2, "SAME"), 1, 1.0, 0.5, 0.75)
-    v = T.conv(v, p["c2.weights"], p["c2.biases"], dilation=2, act="tanh")
-    v = T.avg_pool(v, 2, 2, "SAME").reshape(x.shape[0], -1)
-    v = T.dense(v, p["d1.weights"], p["d1.biases"], "sigmoid")
-    v = T.dense(v, p["d2.weights"], p["d2.biases"])
-    return (T.sparse_softmax_cross_entropy(v + v, y) +
-            0.01 * T.l2_loss(p["d1.weights"]))
-
-
-def grad_mlp(p, x, y):
-    v = T.dense(x, p["h.weights"], p["h.biases"], "tanh").reshape(x.shape[0], 7)
-    v = T.dense(v, p["p.weights"], p["p.biases"], "softmax")
-    return T.categorical_cross_entropy(v, y)
-
-
-def grad_misc(p, x, y):
-    v = T.conv(x, p["c1.weights"], p["c1.biases"], stride=3, padding="VALID",
-               act="relu")
-    v = T.conv(torch.nn.functional.pad(v, (0, 0, 0, 1, 2, 0)), p["c2.weights"],
-               p["c2.biases"], padding="VALID", act="tanh")
-    f = v.reshape(x.shape[0], -1)
-    g = f @ f.T
-    h = g @ f
-    k = f.T @ h
-    l = k.T @ h.T
-    o = h @ l
-    return T.sparse_softmax_cross_entropy(
-        T.dense(o, p["d.weights"], p["d.biases"]), y)
-
-
-MODELS = {f.__name__: f for f in
-          (alexnet, cifar10_cnn, cifar_mlp, grad_cnn, grad_mlp, grad_misc)}
 
 # The optimizer each model declares: (kind, learning rate, momentum).
 OPTIMIZERS = {"cifar10_cnn": ("sgd", 0.1, 0.0), "cifar_mlp": ("sgd", 0.01, 0.0),
@@ -117,52 +48,12 @@ def update(kind, lr, momentum, w, g):
 
 
 def run_bench(bench, mode, dump, batch_seed):
-    subprocess.run([bench, "--mode=" + mode, "--steps=1", "--warmup=0",
-                    "--threads=2", "--seed=%d" % batch_seed, "--dump=" + dump],
-                   check=True, stdout=subprocess.DEVNULL)
-    return dict(np.load(dump))
-
-
-def reference(name, fb, dtype):
-    """The PyTorch model on the dumped parameters and batch: (parameters,
-    input, labels, loss)."""
-    grads = [k[:-5] for k in fb if k.endswith(".grad")]
-    params = {k: torch.tensor(fb[k], dtype=dtype, requires_grad=True)
-              for k in grads}
-    # Inputs and labels: the arrays that are neither parameters (dotted
-    # names, global_step) nor outputs.
-    inputs = [k for k in fb if "." not in k and
-              k not in ("loss", "correct", "global_step")]
-    x = torch.tensor(fb[[k for k in inputs if fb[k].dtype == np.float32][0]],
-                     dtype=dtype)
-    labels = [k for k in inputs if fb[k].dtype == np.int32]
-    y = torch.tensor(fb[labels[0]]) if labels else None
-    return params, x, y, MODELS[name](params, x, y)
-
-
-def separated_seed(name, forward_backward, dtype, on_tie=None):
-    """The first batch seed (3 to 32) whose max-pool windows are all decided
-    by more than rounding in the reference: elsewhere two computations may
-    route a gradient to different winners. `forward_backward(seed)` gives
-    the dump of that batch; `on_tie(seed, gap)` hears of each seed passed
-    over. Returns (seed, dump), or (None, None) when every seed has a tie."""
-    for seed in range(3, 3 + 30):
-        fb = forward_backward(seed)
-        T.pool_gap[0] = float("inf")
-        with torch.no_grad():
-            reference(name, fb, dtype)
-        if T.pool_gap[0] > 1e-5:
-            return seed, fb
-        if on_tie:
-            on_tie(seed, T.pool_gap[0])
-    return None, None
+    return oracle.run_dump(bench, dump, mode, 1, batch_seed, ["--threads=2"])
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--nnc", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--batch", type=int)
+    oracle.add_program_arguments(parser)
     parser.add_argument("--no-train", action="store_true")
     parser.add_argument("--gradcheck", action="store_true")
     parser.add_argument("--float32", action="store_true",
@@ -179,14 +70,11 @@ def main():
         torch.set_default_dtype(torch.float32)
     dtype = torch.get_default_dtype()
     os.makedirs(args.work, exist_ok=True)
-    bench = os.path.join(args.work, name + "-bench")
-    cmd = [args.nnc, args.model, "-o", bench] + oracle.target_flags(args)
-    if args.loss_scale:
-        cmd.append("--loss-scale=%g" % args.loss_scale)
-    if args.batch:
-        cmd.append("--batch=%d" % args.batch)
-    subprocess.run(cmd, check=True)
-    batch_seed, fb = separated_seed(
+    bench = oracle.build(
+        args.nnc, args.model, os.path.join(args.work, name + "-bench"),
+        args.target, args.precision, args.batch,
+        ["--loss-scale=%g" % args.loss_scale] if args.loss_scale else [])
+    batch_seed, fb = tf_models.separated_seed(
         name,
         lambda seed: run_bench(bench, "forward-backward",
                                os.path.join(args.work, name + "-fb.npz"), seed),
@@ -199,8 +87,8 @@ def main():
         return 1
 
     grads = {k[:-5]: v for k, v in fb.items() if k.endswith(".grad")}
-    params, x, y, loss = reference(name, fb, dtype)
-    model = MODELS[name]
+    params, x, y, loss = tf_models.reference(name, fb, dtype)
+    model = tf_models.LOSSES[name]
     loss.backward()
 
     checks = [("loss", fb["loss"], loss.detach().double().numpy())]
@@ -230,7 +118,7 @@ def main():
             # The update itself, so a missing update cannot pass.
             checks.append(("update of " + k, tr[k] - fb[k], want - fb[k]))
 
-    return oracle.report(checks, oracle.tolerance(args))
+    return oracle.report(checks, oracle.tolerance(args.precision))
 
 
 if __name__ == "__main__":

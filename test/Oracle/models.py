@@ -5,71 +5,22 @@
 
 Compiles models/MODEL.nn with `nnc -o`, runs one forward step of the bench
 program with --dump, and recomputes the output from the dumped parameters
-and inputs with an independent PyTorch version of the model (float64, TF
-semantics from tf_ref). With --cifar10 the bench reads generated files in
-the CIFAR-10 binary format, and the dumped inputs are also checked against
-an independent implementation of the preprocessing. Prints one line per
-check and a closing "N passed, N failed" line.
+and inputs with an independent PyTorch version of the model (tf_models.py,
+float64). With --cifar10 the bench reads generated files in the CIFAR-10
+binary format, and the dumped inputs are also checked against an
+independent implementation of the preprocessing. Prints one line per check
+and a closing "N passed, N failed" line.
 """
 
 import argparse
 import os
-import subprocess
 import sys
 
 import numpy as np
 import torch
 
 import oracle
-from tf_ref import ref_conv, ref_lrn, ref_pool
-
-torch.set_default_dtype(torch.float64)
-
-
-def conv(p, name, x, stride=1):
-    w, b = p[name + ".weights"], p[name + ".biases"]
-    y = ref_conv(x, w, (stride, stride), (1, 1), ("SAME", "SAME")) + b
-    return np.maximum(y, 0)
-
-
-def dense(p, name, x, activation=None):
-    y = x @ p[name + ".weights"] + p[name + ".biases"]
-    if activation == "relu":
-        return np.maximum(y, 0)
-    if activation == "sigmoid":
-        return 1 / (1 + np.exp(-y))
-    return y
-
-
-def maxpool(x, window, stride, padding):
-    return ref_pool(x, (window, window), (stride, stride), padding, "max")
-
-
-def alexnet(p, x):
-    lrn = lambda y: ref_lrn(y, 2, 2.0, 1e-4, 0.75)
-    y = maxpool(lrn(conv(p, "conv1", x, stride=4)), 3, 2, "VALID")
-    y = maxpool(lrn(conv(p, "conv2", y)), 3, 2, "VALID")
-    y = conv(p, "conv5", conv(p, "conv4", conv(p, "conv3", y)))
-    return maxpool(y, 3, 2, "VALID")
-
-
-def cifar10_cnn(p, x):
-    lrn = lambda y: ref_lrn(y, 4, 1.0, 0.001 / 9.0, 0.75)
-    y = lrn(maxpool(conv(p, "conv1", x), 3, 2, "SAME"))
-    y = maxpool(lrn(conv(p, "conv2", y)), 3, 2, "SAME")
-    y = y.reshape(y.shape[0], -1)
-    y = dense(p, "local4", dense(p, "local3", y, "relu"), "relu")
-    return dense(p, "softmax_linear", y)
-
-
-def cifar_mlp(p, x):
-    y = x.reshape(x.shape[0], -1)
-    y = dense(p, "hidden2", dense(p, "hidden1", y, "relu"), "relu")
-    return dense(p, "probs", y, "sigmoid")
-
-
-MODELS = {"alexnet": alexnet, "cifar10_cnn": cifar10_cnn,
-          "cifar_mlp": cifar_mlp}
+import tf_models
 
 
 def write_cifar10(directory, records, rng):
@@ -97,29 +48,24 @@ def preprocess(pixels, height, width):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--nnc", required=True)
+    oracle.add_program_arguments(parser, batch=2)
     parser.add_argument("--models", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--batch", type=int, default=2)
     parser.add_argument("--cifar10", action="store_true")
     oracle.add_target_arguments(parser)
-    parser.add_argument("model", choices=sorted(MODELS))
+    parser.add_argument("model", choices=sorted(tf_models.FORWARD))
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
-    bench = os.path.join(args.work, args.model + "-bench")
+    bench = oracle.build(args.nnc,
+                         os.path.join(args.models, args.model + ".nn"),
+                         os.path.join(args.work, args.model + "-bench"),
+                         args.target, args.precision, args.batch)
     dump = os.path.join(args.work, args.model + "-dump.npz")
-    subprocess.run([args.nnc, os.path.join(args.models, args.model + ".nn"),
-                    "--batch=%d" % args.batch, "-o", bench] +
-                   oracle.target_flags(args), check=True)
-    flags = ["--steps=1", "--warmup=0", "--threads=2", "--seed=7",
-             "--dump=" + dump]
+    flags = ["--threads=2"]
     if args.cifar10:
         labels, pixels = write_cifar10(args.work, 3 * args.batch,
                                        np.random.default_rng(5))
         flags.append("--data=cifar10:" + args.work)
-    subprocess.run([bench] + flags, check=True, stdout=subprocess.DEVNULL)
-
-    arrays = dict(np.load(dump))
+    arrays = oracle.run_dump(bench, dump, flags=flags)
     images = arrays["images"]
     checks = []
     if args.cifar10:
@@ -128,11 +74,13 @@ def main():
         checks.append(("preprocessed images", images, want))
         if "labels" in arrays:
             checks.append(("labels", arrays["labels"], labels[:args.batch]))
-    params = {k: v.astype(np.float64) for k, v in arrays.items()}
-    want = MODELS[args.model](params, images.astype(np.float64))
+    params = {k: torch.from_numpy(v.astype(np.float64))
+              for k, v in arrays.items()}
+    with torch.no_grad():
+        want = tf_models.FORWARD[args.model](params, params["images"]).numpy()
     checks.append(("%s forward (batch %d)" % (args.model, args.batch),
                    arrays["output0"], want))
-    return oracle.report(checks, oracle.tolerance(args))
+    return oracle.report(checks, oracle.tolerance(args.precision))
 
 
 if __name__ == "__main__":

@@ -1,16 +1,15 @@
-"""Runs nn ops through nnc's lowering and compares them with PyTorch.
+"""What the oracle scripts share; needs NumPy, not PyTorch.
 
-Each case is a function `@f` in the nn dialect plus a PyTorch reference that
-implements TensorFlow's semantics independently (padding, LRN, pooling,
-losses). The function is lowered with `nnc-opt --convert-nn-to-linalg`, then
-with MLIR's own passes to LLVM, and executed by `mlir-runner` on random
-inputs; outputs must match within 1e-4 relative error (f32).
-
-    python3 oracle.py --tools BUILD/bin --llvm /usr/lib/llvm-22 FAMILY
+- `run`: lowers a function `@f` in the nn dialect with
+  `nnc-opt --convert-nn-to-linalg`, then with MLIR's own passes to LLVM,
+  and executes it with `mlir-runner` on given inputs (forward_ops.py);
+- `build` and `run_dump`: compile a model into its bench program, run it
+  and read the arrays it dumps;
+- `target_checks` and `comparison_seed`: a CUDA program against the CPU
+  program of the same model (cuda_vs_cpu.py, bench/gpu_run.py);
+- `close`, `tolerance` and `report`: the comparisons and their report.
 """
 
-import argparse
-import math
 import os
 import re
 import subprocess
@@ -18,8 +17,6 @@ import sys
 import tempfile
 
 import numpy as np
-import torch
-import torch.nn.functional as F
 
 LOWERING = [
     "--one-shot-bufferize=bufferize-function-boundaries",
@@ -31,9 +28,14 @@ LOWERING = [
 ]
 
 
+def tensor_type(shape, elt="f32"):
+    """The MLIR tensor type of `shape`: tensor<2x3xf32>."""
+    return "tensor<%s%s>" % ("".join("%dx" % d for d in shape), elt)
+
+
 def type_of(array):
-    elt = "i32" if array.dtype == np.int32 else "f32"
-    return "tensor<%s%s>" % ("".join("%dx" % d for d in array.shape), elt)
+    return tensor_type(array.shape,
+                       "i32" if array.dtype == np.int32 else "f32")
 
 
 def constant(name, array):
@@ -49,8 +51,7 @@ def constant(name, array):
 
 def run(args, func, inputs, result_shapes):
     """Lowers and runs @f on `inputs`; returns its results as arrays."""
-    results = ", ".join("tensor<%sf32>" % "".join("%dx" % d for d in s)
-                        for s in result_shapes)
+    results = ", ".join(tensor_type(s) for s in result_shapes)
     main = "func.func private @printMemrefF32(memref<*xf32>)\n"
     main += "func.func @main() {\n"
     for i, a in enumerate(inputs):
@@ -60,8 +61,8 @@ def run(args, func, inputs, result_shapes):
     outs = ", ".join("%%r%d" % i for i in range(len(result_shapes)))
     main += "  %s = call @f(%s) : (%s) -> (%s)\n" % (outs, names, types, results)
     for i, s in enumerate(result_shapes):
-        t = "tensor<%sf32>" % "".join("%dx" % d for d in s)
-        m = "memref<%sf32>" % "".join("%dx" % d for d in s)
+        t = tensor_type(s)
+        m = "memref" + t[len("tensor"):]
         main += "  %%m%d = bufferization.to_buffer %%r%d : %s to %s\n" % (i, i, t, m)
         main += "  %%u%d = memref.cast %%m%d : %s to memref<*xf32>\n" % (i, i, m)
         main += "  call @printMemrefF32(%%u%d) : (memref<*xf32>) -> ()\n" % i
@@ -92,29 +93,105 @@ def run(args, func, inputs, result_shapes):
 
 
 def close(got, want, rtol=1e-4):
+    """(whether `got` is within `rtol` of `want`, relative to want's
+    largest magnitude; that error). A missing result (None) is not."""
+    if got is None:
+        return False, float("inf")
     want = np.asarray(want, dtype=np.float64)
+    if not want.size:
+        return True, 0.0
     scale = max(float(np.max(np.abs(want))), 1e-6)
-    err = float(np.max(np.abs(got - want))) / scale if want.size else 0.0
+    err = float(np.max(np.abs(np.asarray(got, np.float64) - want))) / scale
     return err <= rtol, err
 
 
-def add_target_arguments(parser):
-    """--target and --precision, passed on to nnc; the tolerance follows."""
-    parser.add_argument("--target", choices=("cpu", "cuda"), default="cpu")
+def add_program_arguments(parser, batch=None):
+    """--nnc (the compiler), --work (a directory for programs and dumps)
+    and --batch (the batch to compile for; the model's own by default)."""
+    parser.add_argument("--nnc", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--batch", type=int, default=batch)
+
+
+def add_precision_argument(parser):
+    """--precision of the CUDA target; the tolerance follows."""
     parser.add_argument("--precision", choices=("fp32", "tf32", "bf16"),
                         default="fp32")
 
 
-def target_flags(args):
-    flags = ["--target=" + args.target]
-    if args.target == "cuda":
-        flags.append("--precision=" + args.precision)
-    return flags
+def add_target_arguments(parser):
+    """--target and --precision, passed on to nnc."""
+    parser.add_argument("--target", choices=("cpu", "cuda"), default="cpu")
+    add_precision_argument(parser)
 
 
-def tolerance(args):
+def build(nnc, model, exe, target="cpu", precision="fp32", batch=None,
+          flags=()):
+    """Compiles MODEL.nn into its bench program `exe` for `target` (at
+    `precision` on CUDA) and `batch` when given; returns `exe`."""
+    cmd = [nnc, model, "-o", exe, "--target=" + target] + list(flags)
+    if target == "cuda":
+        cmd.append("--precision=" + precision)
+    if batch:
+        cmd.append("--batch=%d" % batch)
+    subprocess.run(cmd, check=True)
+    return exe
+
+
+def tolerance(precision):
     """1e-4 relative in f32; TF32 and bf16 round operands to 10 and 7 bits."""
-    return 1e-4 if args.precision == "fp32" else 1e-2
+    return 1e-4 if precision == "fp32" else 1e-2
+
+
+def run_dump(exe, path, mode="forward", steps=1, seed=7, flags=(), env=None):
+    """Runs a bench program for `steps` steps of `mode` (no warm-up) on
+    the batches of seed `seed`, dumping to `path`; returns the arrays."""
+    subprocess.run([exe, "--mode=" + mode, "--steps=%d" % steps,
+                    "--warmup=0", "--seed=%d" % seed, "--dump=" + path] +
+                   list(flags), check=True, stdout=subprocess.DEVNULL, env=env)
+    return dict(np.load(path))
+
+
+def target_checks(cpu, gpu, seed, base, env=None):
+    """The CUDA program `gpu` against the CPU program `cpu` of one model,
+    from the same batch seed: three steps of each mode the CPU program has
+    (forward, forward-backward, train), and a check ("MODE NAME", got, want)
+    for every floating-point array but the images. A CUDA program that
+    fails gives the check ("MODE: the CUDA program failed", None, None).
+    Dumps go to BASE-MODE-cpu.npz and BASE-MODE-cuda.npz."""
+    for mode in ("forward", "forward-backward", "train"):
+        dump = "%s-%s-%%s.npz" % (base, mode)
+        try:
+            want = run_dump(cpu, dump % "cpu", mode, 3, seed, env=env)
+        except subprocess.CalledProcessError:
+            continue  # the model has no such entry point
+        try:
+            got = run_dump(gpu, dump % "cuda", mode, 3, seed, env=env)
+        except subprocess.CalledProcessError:
+            yield mode + ": the CUDA program failed", None, None
+            continue
+        for key in sorted(want):
+            if want[key].dtype.kind == "f" and key != "images":
+                yield "%s %s" % (mode, key), got[key], want[key]
+
+
+def comparison_seed(name, cpu, path, env=None):
+    """A batch seed for comparing two targets: one whose max-pool windows
+    are decided by more than rounding in the PyTorch reference (the targets
+    sum in different orders). 3 for models without a reference, where no
+    seed is free of near-ties, or where PyTorch is missing. `cpu` is the
+    model's CPU program; its dumps go to `path`."""
+    try:
+        import torch
+        import tf_models
+    except ImportError:
+        return 3
+    if name not in tf_models.LOSSES:
+        return 3
+    seed, _ = tf_models.separated_seed(
+        name, lambda seed: run_dump(cpu, path, "forward-backward", 3, seed,
+                                    env=env), torch.float32)
+    return 3 if seed is None else seed
 
 
 def report(checks, rtol=1e-4):
@@ -122,7 +199,7 @@ def report(checks, rtol=1e-4):
     "N passed, N failed" line; returns the process exit status."""
     failed = 0
     for name, got, want in checks:
-        ok, err = close(np.asarray(got, np.float64), want, rtol)
+        ok, err = close(got, want, rtol)
         print("%s: %s (max relative error %.2e)" %
               ("match" if ok else "MISMATCH", name, err))
         failed += not ok

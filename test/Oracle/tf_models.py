@@ -1,0 +1,130 @@
+"""The models of the oracle checks in PyTorch, on TensorFlow's semantics
+(python/tf_semantics.py), written independently of nnc.
+
+FORWARD: the output of each model in models/ from its parameters and input
+(NHWC). LOSSES: the training loss of those models and of the small
+gradient models in Inputs/. Parameters are named as nnc names them
+("conv1.weights"). `reference` evaluates a model on a bench program's
+dump; `separated_seed` finds a batch without near-tied max-pool windows.
+"""
+
+import math
+import os
+import sys
+
+import numpy as np
+import torch
+
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                             "..", "..", "python"))
+import tf_semantics as T  # noqa: E402
+
+
+def _conv(p, name, x, stride=1, **kw):
+    return T.conv(x, p[name + ".weights"], p[name + ".biases"], stride=stride,
+                  **kw)
+
+
+def _dense(p, name, x, act=None):
+    return T.dense(x, p[name + ".weights"], p[name + ".biases"], act)
+
+
+def alexnet(p, x):
+    lrn = lambda v: T.lrn(v, 2, 2.0, 1e-4, 0.75)
+    v = T.max_pool(lrn(_conv(p, "conv1", x, 4, act="relu")), 3, 2, "VALID")
+    v = T.max_pool(lrn(_conv(p, "conv2", v, act="relu")), 3, 2, "VALID")
+    for name in ("conv3", "conv4", "conv5"):
+        v = _conv(p, name, v, act="relu")
+    return T.max_pool(v, 3, 2, "VALID")
+
+
+def cifar10_cnn(p, x):
+    lrn = lambda v: T.lrn(v, 4, 1.0, 0.001 / 9.0, 0.75)
+    v = lrn(T.max_pool(_conv(p, "conv1", x, act="relu"), 3, 2, "SAME"))
+    v = T.max_pool(lrn(_conv(p, "conv2", v, act="relu")), 3, 2, "SAME")
+    v = _dense(p, "local3", v.reshape(x.shape[0], -1), "relu")
+    v = _dense(p, "local4", v, "relu")
+    return _dense(p, "softmax_linear", v)
+
+
+def cifar_mlp(p, x):
+    v = _dense(p, "hidden1", x.reshape(x.shape[0], -1), "relu")
+    v = _dense(p, "hidden2", v, "relu")
+    return _dense(p, "probs", v, "sigmoid")
+
+
+FORWARD = {f.__name__: f for f in (alexnet, cifar10_cnn, cifar_mlp)}
+
+
+def grad_cnn(p, x, y):
+    v = _conv(p, "c1", x, stride=2, act="relu")
+    v = T.lrn(T.max_pool(v, 3, 2, "SAME"), 1, 1.0, 0.5, 0.75)
+    v = _conv(p, "c2", v, dilation=2, act="tanh")
+    v = T.avg_pool(v, 2, 2, "SAME").reshape(x.shape[0], -1)
+    v = _dense(p, "d2", _dense(p, "d1", v, "sigmoid"))
+    return (T.sparse_softmax_cross_entropy(v + v, y) +
+            T.weight_decay(0.01, [p["d1.weights"]]))
+
+
+def grad_mlp(p, x, y):
+    v = _dense(p, "h", x, "tanh").reshape(x.shape[0], 7)
+    return T.categorical_cross_entropy(_dense(p, "p", v, "softmax"), y)
+
+
+def grad_misc(p, x, y):
+    v = _conv(p, "c1", x, stride=3, padding="VALID", act="relu")
+    v = _conv(p, "c2", torch.nn.functional.pad(v, (0, 0, 0, 1, 2, 0)),
+              padding="VALID", act="tanh")
+    f = v.reshape(x.shape[0], -1)
+    g = f @ f.T
+    h = g @ f
+    k = f.T @ h
+    l = k.T @ h.T
+    o = h @ l
+    return T.sparse_softmax_cross_entropy(_dense(p, "d", o), y)
+
+
+LOSSES = {
+    "alexnet": lambda p, x, y: T.l2_loss(alexnet(p, x)),
+    "cifar10_cnn": lambda p, x, y: (
+        T.sparse_softmax_cross_entropy(cifar10_cnn(p, x), y) +
+        T.weight_decay(0.004, [p["local3.weights"], p["local4.weights"]])),
+    "cifar_mlp": lambda p, x, y: T.categorical_cross_entropy(cifar_mlp(p, x),
+                                                             y),
+    "grad_cnn": grad_cnn, "grad_mlp": grad_mlp, "grad_misc": grad_misc,
+}
+
+
+def reference(name, fb, dtype):
+    """The model's loss on the parameters and batch of a forward-backward
+    dump: (parameters, input, labels, loss)."""
+    grads = [k[:-5] for k in fb if k.endswith(".grad")]
+    params = {k: torch.tensor(fb[k], dtype=dtype, requires_grad=True)
+              for k in grads}
+    # Inputs and labels: the arrays that are neither parameters (dotted
+    # names, global_step) nor outputs.
+    inputs = [k for k in fb if "." not in k and
+              k not in ("loss", "correct", "global_step")]
+    x = torch.tensor(fb[[k for k in inputs if fb[k].dtype == np.float32][0]],
+                     dtype=dtype)
+    labels = [k for k in inputs if fb[k].dtype == np.int32]
+    y = torch.tensor(fb[labels[0]]) if labels else None
+    return params, x, y, LOSSES[name](params, x, y)
+
+
+def separated_seed(name, forward_backward, dtype, on_tie=None):
+    """The first batch seed (3 to 32) whose max-pool windows are all decided
+    by more than rounding in the reference: elsewhere two computations may
+    route a gradient to different winners. `forward_backward(seed)` gives
+    the dump of that batch; `on_tie(seed, gap)` hears of each seed passed
+    over. Returns (seed, dump), or (None, None) when every seed has a tie."""
+    for seed in range(3, 3 + 30):
+        fb = forward_backward(seed)
+        T.pool_gap[0] = math.inf
+        with torch.no_grad():
+            reference(name, fb, dtype)
+        if T.pool_gap[0] > 1e-5:
+            return seed, fb
+        if on_tie:
+            on_tie(seed, T.pool_gap[0])
+    return None, None
