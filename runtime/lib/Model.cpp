@@ -99,6 +99,88 @@ Initializer readInit(Fields &f, const Json &j, const std::string &where) {
     f.error = where + ": unknown initialiser '" + init.kind + "'";
   return init;
 }
+
+Parameter readParameter(Fields &f, const Json &p) {
+  Parameter param;
+  param.name = f.str(p, "name", "parameter");
+  std::string where = "parameter '" + param.name + "'";
+  param.dtype = f.str(p, "dtype", where);
+  param.shape = f.shape(p, where);
+  if (const Json *init = f.member(p, "init", Json::Object, where))
+    param.init = readInit(f, *init, where);
+  if (const Json *t = p.get("trainable"); t && t->kind == Json::Bool)
+    param.trainable = t->boolean;
+  return param;
+}
+
+Argument readArgument(Fields &f, const Json &a, const std::string &where) {
+  Argument arg;
+  arg.role = f.str(a, "role", where);
+  arg.name = f.str(a, "name", where);
+  arg.dtype = f.str(a, "dtype", where);
+  arg.shape = f.shape(a, where);
+  if (const Json *l = a.get("layout"); l && l->kind == Json::String)
+    arg.layout = l->string;
+  if (const Json *c = a.get("classes"); c && c->kind == Json::Number)
+    arg.classes = static_cast<int64_t>(c->number);
+  return arg;
+}
+
+EntryPoint readEntryPoint(Fields &f, const Json &e) {
+  EntryPoint entry;
+  entry.name = f.str(e, "name", "entry point");
+  std::string where = "entry point '" + entry.name + "'";
+  entry.symbol = f.str(e, "symbol", where);
+  entry.packed = f.str(e, "packed", where);
+  if (const Json *args = f.member(e, "args", Json::Array, where))
+    for (const Json &a : args->array)
+      entry.args.push_back(readArgument(f, a, where));
+  return entry;
+}
+
+Layer readLayer(Fields &f, const Json &l) {
+  Layer layer;
+  layer.name = f.str(l, "name", "layer");
+  layer.op = f.str(l, "op", "layer '" + layer.name + "'");
+  layer.shape = f.shape(l, "layer '" + layer.name + "'");
+  return layer;
+}
+
+/// The members after the interface version: name, batch size, parameters,
+/// entry points, and the optional layers, build and optimizer.
+void readMembers(Fields &f, const Json &root, ModelInfo &out) {
+  out.name = f.str(root, "name", "model");
+  if (const Json *b = root.get("batch_size"); b && b->kind == Json::Number)
+    out.batchSize = static_cast<int64_t>(b->number);
+  if (const Json *params = f.member(root, "parameters", Json::Array, "model"))
+    for (const Json &p : params->array)
+      out.parameters.push_back(readParameter(f, p));
+  if (const Json *entries =
+          f.member(root, "entry_points", Json::Array, "model"))
+    for (const Json &e : entries->array)
+      out.entryPoints.push_back(readEntryPoint(f, e));
+  if (const Json *layers = root.get("layers");
+      layers && layers->kind == Json::Array)
+    for (const Json &l : layers->array)
+      out.layers.push_back(readLayer(f, l));
+  if (const Json *build = root.get("build");
+      build && build->kind == Json::Object)
+    for (const auto &[key, value] : build->object)
+      if (value.kind == Json::String)
+        out.build[key] = value.string;
+  if (const Json *o = root.get("optimizer"))
+    out.optimizer = *o;
+}
+
+/// The build's target and precision are ones this runtime knows.
+void checkBuild(Fields &f, const ModelInfo &model) {
+  std::string target = model.target(), precision = model.precision();
+  if (f.error.empty() && target != "cpu" && target != "cuda")
+    f.error = "build target '" + target + "' is neither cpu nor cuda";
+  if (f.error.empty() && precision != "fp32" && precision != "tf32" &&
+      precision != "bf16")
+    f.error = "build precision '" + precision + "' is not fp32, tf32 or bf16";
+}
 } // namespace
 
 bool nnrt::readModelInfo(const std::string &text, ModelInfo &out,
@@ -118,67 +200,8 @@ bool nnrt::readModelInfo(const std::string &text, ModelInfo &out,
                 : f.error;
     return false;
   }
-  out.name = f.str(root, "name", "model");
-  if (const Json *b = root.get("batch_size"); b && b->kind == Json::Number)
-    out.batchSize = static_cast<int64_t>(b->number);
-  if (const Json *params = f.member(root, "parameters", Json::Array, "model"))
-    for (const Json &p : params->array) {
-      Parameter param;
-      param.name = f.str(p, "name", "parameter");
-      std::string where = "parameter '" + param.name + "'";
-      param.dtype = f.str(p, "dtype", where);
-      param.shape = f.shape(p, where);
-      if (const Json *init = f.member(p, "init", Json::Object, where))
-        param.init = readInit(f, *init, where);
-      if (const Json *t = p.get("trainable"); t && t->kind == Json::Bool)
-        param.trainable = t->boolean;
-      out.parameters.push_back(std::move(param));
-    }
-  if (const Json *entries =
-          f.member(root, "entry_points", Json::Array, "model"))
-    for (const Json &e : entries->array) {
-      EntryPoint entry;
-      entry.name = f.str(e, "name", "entry point");
-      std::string where = "entry point '" + entry.name + "'";
-      entry.symbol = f.str(e, "symbol", where);
-      entry.packed = f.str(e, "packed", where);
-      if (const Json *args = f.member(e, "args", Json::Array, where))
-        for (const Json &a : args->array) {
-          Argument arg;
-          arg.role = f.str(a, "role", where);
-          arg.name = f.str(a, "name", where);
-          arg.dtype = f.str(a, "dtype", where);
-          arg.shape = f.shape(a, where);
-          if (const Json *l = a.get("layout"); l && l->kind == Json::String)
-            arg.layout = l->string;
-          if (const Json *c = a.get("classes"); c && c->kind == Json::Number)
-            arg.classes = static_cast<int64_t>(c->number);
-          entry.args.push_back(std::move(arg));
-        }
-      out.entryPoints.push_back(std::move(entry));
-    }
-  if (const Json *layers = root.get("layers");
-      layers && layers->kind == Json::Array)
-    for (const Json &l : layers->array) {
-      Layer layer;
-      layer.name = f.str(l, "name", "layer");
-      layer.op = f.str(l, "op", "layer '" + layer.name + "'");
-      layer.shape = f.shape(l, "layer '" + layer.name + "'");
-      out.layers.push_back(std::move(layer));
-    }
-  if (const Json *build = root.get("build");
-      build && build->kind == Json::Object)
-    for (const auto &[key, value] : build->object)
-      if (value.kind == Json::String)
-        out.build[key] = value.string;
-  if (const Json *o = root.get("optimizer"))
-    out.optimizer = *o;
-  std::string target = out.target(), precision = out.precision();
-  if (f.error.empty() && target != "cpu" && target != "cuda")
-    f.error = "build target '" + target + "' is neither cpu nor cuda";
-  if (f.error.empty() && precision != "fp32" && precision != "tf32" &&
-      precision != "bf16")
-    f.error = "build precision '" + precision + "' is not fp32, tf32 or bf16";
+  readMembers(f, root, out);
+  checkBuild(f, out);
   if (!f.error.empty()) {
     error = "malformed model description: " + f.error;
     return false;

@@ -4,11 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nnc/Driver/Emit.h"
+#include "nnc/Driver/CUDA.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 

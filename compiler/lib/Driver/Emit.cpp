@@ -6,6 +6,8 @@
 
 #include "nnc/Driver/Emit.h"
 
+#include "nnc/Driver/Error.h"
+
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
@@ -19,7 +21,6 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/Support/WithColor.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
@@ -34,11 +35,6 @@ void nnc::registerLLVMTranslations(mlir::DialectRegistry &registry) {
   mlir::registerGPUDialectTranslation(registry);
   mlir::gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
   mlir::registerNVVMDialectTranslation(registry);
-}
-
-static mlir::LogicalResult fail(const Twine &message) {
-  WithColor::error(errs(), "nnc") << message << "\n";
-  return mlir::failure();
 }
 
 /// The host's CPU features, as `+avx2,-avx512f,...`.
@@ -59,7 +55,7 @@ createTargetMachine(const nnc::CodegenOptions &options) {
   std::string error;
   const Target *target = TargetRegistry::lookupTarget(triple, error);
   if (!target) {
-    (void)fail("no LLVM target for " + triple.str() + ": " + error);
+    (void)nnc::reportError("no LLVM target for " + triple.str() + ": " + error);
     return nullptr;
   }
   std::string cpu =
@@ -72,7 +68,8 @@ createTargetMachine(const nnc::CodegenOptions &options) {
       triple, cpu, features, targetOptions, Reloc::PIC_, std::nullopt,
       CodeGenOptLevel::Aggressive));
   if (!machine)
-    (void)fail("cannot create a target machine for CPU '" + cpu + "'");
+    (void)nnc::reportError("cannot create a target machine for CPU '" + cpu +
+                           "'");
   return machine;
 }
 
@@ -133,7 +130,7 @@ mlir::LogicalResult nnc::emitLLVM(mlir::ModuleOp module, Stage stage,
   std::unique_ptr<Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, context);
   if (!llvmModule)
-    return fail("could not translate the module to LLVM IR");
+    return nnc::reportError("could not translate the module to LLVM IR");
   std::unique_ptr<TargetMachine> machine = createTargetMachine(options);
   if (!machine)
     return mlir::failure();
@@ -144,7 +141,8 @@ mlir::LogicalResult nnc::emitLLVM(mlir::ModuleOp module, Stage stage,
   auto optimize =
       mlir::makeOptimizingTransformer(options.optLevel, 0, machine.get());
   if (Error err = optimize(llvmModule.get()))
-    return fail("LLVM optimisation failed: " + toString(std::move(err)));
+    return nnc::reportError("LLVM optimisation failed: " +
+                            toString(std::move(err)));
 
   if (stage == Stage::LLVMIR) {
     llvmModule->print(os, nullptr);
@@ -154,7 +152,7 @@ mlir::LogicalResult nnc::emitLLVM(mlir::ModuleOp module, Stage stage,
   auto fileType = stage == Stage::Asm ? CodeGenFileType::AssemblyFile
                                       : CodeGenFileType::ObjectFile;
   if (machine->addPassesToEmitFile(codegen, os, nullptr, fileType))
-    return fail("the target cannot emit this file type");
+    return nnc::reportError("the target cannot emit this file type");
   codegen.run(*llvmModule);
   return mlir::success();
 }

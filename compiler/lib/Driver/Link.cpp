@@ -4,21 +4,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nnc/Driver/Emit.h"
+#include "nnc/Driver/Link.h"
+
+#include "nnc/Driver/Error.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/WithColor.h"
 
 using namespace llvm;
-
-static mlir::LogicalResult fail(const Twine &message) {
-  WithColor::error(errs(), "nnc") << message << "\n";
-  return mlir::failure();
-}
 
 std::string nnc::findRuntimeDir(const char *argv0) {
   if (std::optional<std::string> dir = sys::Process::GetEnv("NNC_RUNTIME_DIR"))
@@ -40,9 +36,10 @@ static mlir::LogicalResult cudaLinkFlags(StringRef runtimeDir,
   sys::path::append(ldflags, "nnrt_cuda.ldflags");
   auto buffer = MemoryBuffer::getFile(ldflags);
   if (!sys::fs::exists(lib) || !buffer)
-    return fail("cannot find the CUDA runtime ('" + lib + "' and '" + ldflags +
-                "'): build the nnrt_cuda target, or set "
-                "NNC_RUNTIME_DIR");
+    return nnc::reportError("cannot find the CUDA runtime ('" + lib +
+                            "' and '" + ldflags +
+                            "'): build the nnrt_cuda target, or set "
+                            "NNC_RUNTIME_DIR");
   flags.push_back(lib.str().str());
   SmallVector<StringRef> words;
   (*buffer)->getBuffer().split(words, ' ', -1, /*KeepEmpty=*/false);
@@ -58,24 +55,26 @@ mlir::LogicalResult nnc::linkExecutable(StringRef object, StringRef output,
   if (std::optional<std::string> env = sys::Process::GetEnv("NNC_CXX"))
     cxx = *env;
   if (cxx.empty())
-    return fail("no C++ compiler to link with: nnc was configured without "
-                "clang++; set NNC_CXX to a clang++ with OpenMP (libomp)");
+    return nnc::reportError(
+        "no C++ compiler to link with: nnc was configured without "
+        "clang++; set NNC_CXX to a clang++ with OpenMP (libomp)");
   ErrorOr<std::string> program = sys::findProgramByName(cxx);
   if (!program)
-    return fail("cannot find the linker '" + cxx + "' (set NNC_CXX)");
+    return nnc::reportError("cannot find the linker '" + cxx +
+                            "' (set NNC_CXX)");
 
   SmallString<256> mainLib(runtimeDir), rtLib(runtimeDir);
   sys::path::append(mainLib, "libnnrt_main.a");
   sys::path::append(rtLib, "libnnrt.a");
   for (StringRef lib : {mainLib.str(), rtLib.str()})
     if (!sys::fs::exists(lib))
-      return fail("cannot find the runtime library '" + lib +
-                  "' (build the nnrt and nnrt_main targets, or set "
-                  "NNC_RUNTIME_DIR)");
+      return nnc::reportError("cannot find the runtime library '" + lib +
+                              "' (build the nnrt and nnrt_main targets, or set "
+                              "NNC_RUNTIME_DIR)");
 
   SmallString<128> log;
   if (std::error_code ec = sys::fs::createTemporaryFile("nnc-link", "log", log))
-    return fail("cannot create a temporary file: " + ec.message());
+    return nnc::reportError("cannot create a temporary file: " + ec.message());
   // The archives in dependency order: the bench's main, the CUDA runtime
   // (its device is found through a weak reference, hence --undefined), the
   // common runtime; then the shared libraries.
@@ -104,8 +103,9 @@ mlir::LogicalResult nnc::linkExecutable(StringRef object, StringRef output,
     linkerOutput = (*buffer)->getBuffer().str();
   sys::fs::remove(log);
   if (rc != 0)
-    return fail("linking '" + output + "' failed" +
-                (error.empty() ? "" : ": " + error) + "\n" + *program +
-                " -fopenmp ... -o " + output + ":\n" + linkerOutput);
+    return nnc::reportError("linking '" + output + "' failed" +
+                            (error.empty() ? "" : ": " + error) + "\n" +
+                            *program + " -fopenmp ... -o " + output + ":\n" +
+                            linkerOutput);
   return mlir::success();
 }

@@ -16,8 +16,25 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/ErrorHandling.h"
 
 using namespace nnc;
+
+llvm::ArrayRef<TargetInfo> nnc::getTargets() {
+  static const TargetInfo targets[] = {
+      {Target::CPU, "cpu", "the host CPU: vectorised loops, OpenMP threads"},
+      {Target::CUDA, "cuda",
+       "an NVIDIA GPU: cuDNN and cuBLASLt calls, generated kernels"},
+  };
+  return targets;
+}
+
+llvm::StringRef nnc::getTargetName(Target target) {
+  for (const TargetInfo &info : getTargets())
+    if (info.target == target)
+      return info.name;
+  llvm_unreachable("every target is in getTargets()");
+}
 
 llvm::ArrayRef<StageInfo> nnc::getStages() {
   static const StageInfo stages[] = {

@@ -1,8 +1,10 @@
 //===- Emit.h - LLVM IR, assembly and object files --------------*- C++ -*-===//
 //
-// Part of nnc. The last stages of the CPU target: the LLVM dialect module is
-// translated to LLVM IR, optimised for the target CPU, and written as IR,
-// assembly or an object file by LLVM's own TargetMachine.
+// Part of nnc. The last stages of both targets' host code: the LLVM dialect
+// module is translated to LLVM IR (the translations registered here),
+// optimised for the target CPU, and written as IR, assembly or an object
+// file by LLVM's own TargetMachine; and what the CPU target's code
+// generation knows of that CPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,27 +37,8 @@ mlir::LogicalResult emitLLVM(mlir::ModuleOp module, Stage stage,
                              const CodegenOptions &options,
                              llvm::raw_pwrite_stream &os);
 
-/// Links `object` with the runtime's bench program (libnnrt_main.a and
-/// libnnrt.a, found in `runtimeDir`) into the executable `output`, with
-/// clang++ -fopenmp (NNC_CXX overrides the compiler). Reports errors, with
-/// the linker's output, to stderr.
-mlir::LogicalResult linkExecutable(llvm::StringRef object,
-                                   llvm::StringRef output,
-                                   llvm::StringRef runtimeDir,
-                                   Target target = Target::CPU);
-
-/// Writes the PTX of every GPU module of `module` (the ptx stage).
-mlir::LogicalResult printPTX(mlir::ModuleOp module, llvm::raw_ostream &os);
-
-/// The CUDA toolkit nnc hands to ptxas and fatbinary: $NNC_CUDA_PATH, else
-/// the one found when nnc was configured (empty: PATH is searched).
-std::string findCUDAToolkit();
-
-/// Where nnc's runtime libraries are: $NNC_RUNTIME_DIR, else the `lib`
-/// directory beside the one holding the nnc executable (`argv0`).
-std::string findRuntimeDir(const char *argv0);
-
-/// Registers the translations from the LLVM and OpenMP dialects to LLVM IR.
+/// Registers the translations to LLVM IR from the dialects the LLVM dialect
+/// module holds: LLVM and OpenMP, and the CUDA target's GPU and NVVM.
 void registerLLVMTranslations(mlir::DialectRegistry &registry);
 
 } // namespace nnc

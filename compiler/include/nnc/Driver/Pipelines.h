@@ -1,10 +1,11 @@
 //===- Pipelines.h - nnc's named pass pipelines -----------------*- C++ -*-===//
 //
-// Part of nnc. The stages of compilation as one ordered list, the
-// target-independent pipelines (clean-up, training, bufferization), and the
-// pipeline that takes a freshly parsed module to any stage of either target
-// (each target's own pipelines are in Codegen/<target>/Pipeline.h). nnc and
-// nnc-opt share these, so what a test runs is what users run.
+// Part of nnc. The targets, the stages of compilation as one ordered list,
+// the target-independent pipelines (clean-up, training, bufferization),
+// and the pipeline that takes a freshly parsed module to any stage of
+// either target (each target's own pipelines are in
+// Codegen/<target>/Pipeline.h). nnc and nnc-opt share these, so what a test
+// runs is what users run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,16 @@ namespace nnc {
 
 /// What the code runs on.
 enum class Target { CPU, CUDA };
+
+/// Every target with its --target name and a one-line description.
+struct TargetInfo {
+  Target target;
+  llvm::StringRef name;
+  llvm::StringRef help;
+};
+llvm::ArrayRef<TargetInfo> getTargets();
+/// The --target name of `target` ("cpu" or "cuda").
+llvm::StringRef getTargetName(Target target);
 
 /// Stages in pipeline order: stopping after stage X is `stage <= X`. Some
 /// belong to one target only (getStages says which).

@@ -64,7 +64,7 @@ Json nnrt::runRecord(const ModelInfo &model, const Options &options,
                      int threads, const std::vector<double> &seconds) {
   Json record;
   record["model"] = model.name;
-  record["mode"] = options.mode;
+  record["mode"] = describe(options.mode).name;
   record["target"] = model.build.count("target") ? model.build.at("target")
                                                  : std::string("cpu");
   record["batch_size"] = model.batchSize;

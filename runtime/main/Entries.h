@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NNRT_BENCH_ENTRIES_H
-#define NNRT_BENCH_ENTRIES_H
+#ifndef NNRT_MAIN_ENTRIES_H
+#define NNRT_MAIN_ENTRIES_H
 
 #include "nnrt/Session.h"
 
@@ -23,4 +23,4 @@ PackedFn findEntryPoint(const std::string &name);
 
 } // namespace nnrt
 
-#endif // NNRT_BENCH_ENTRIES_H
+#endif // NNRT_MAIN_ENTRIES_H

@@ -1,20 +1,34 @@
 //===- Options.h - the bench program's flags --------------------*- C++ -*-===//
 //
-// Part of nnc's runtime (the bench program).
+// Part of nnc's runtime (the bench program). The flags, and the modes a
+// run can time: each mode's flag name, the entry point it runs and the word
+// its summary line starts with.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NNRT_BENCH_OPTIONS_H
-#define NNRT_BENCH_OPTIONS_H
+#ifndef NNRT_MAIN_OPTIONS_H
+#define NNRT_MAIN_OPTIONS_H
 
 #include <cstdint>
 #include <string>
 
 namespace nnrt {
 
+/// What every step runs.
+enum class Mode { Forward, ForwardBackward, Train };
+
+struct ModeInfo {
+  Mode mode;
+  const char *name;    ///< the --mode value
+  const char *entry;   ///< the entry point a step calls
+  const char *summary; ///< the summary line's word: "Forward across ..."
+};
+/// The name, entry point and summary word of `mode`.
+const ModeInfo &describe(Mode mode);
+
 struct Options {
-  std::string mode = "forward"; // forward, forward-backward, train
-  bool modeGiven = false;       // --epochs implies train unless --mode says
+  Mode mode = Mode::Forward;
+  bool modeGiven = false; // --epochs implies train unless --mode says
   int64_t steps = 100, warmup = 10, epochs = 0;
   int threads = 0; // 0: every core
   uint64_t seed = 1;
@@ -34,4 +48,4 @@ std::string usage(const char *program);
 
 } // namespace nnrt
 
-#endif // NNRT_BENCH_OPTIONS_H
+#endif // NNRT_MAIN_OPTIONS_H

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NNRT_BENCH_TRAIN_H
-#define NNRT_BENCH_TRAIN_H
+#ifndef NNRT_MAIN_TRAIN_H
+#define NNRT_MAIN_TRAIN_H
 
 #include "DataSource.h"
 
@@ -39,4 +39,4 @@ Evaluation evaluate(Call &eval, DataSource &data, const ImageSet &set);
 
 } // namespace nnrt
 
-#endif // NNRT_BENCH_TRAIN_H
+#endif // NNRT_MAIN_TRAIN_H

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NNRT_BENCH_DATASOURCE_H
-#define NNRT_BENCH_DATASOURCE_H
+#ifndef NNRT_MAIN_DATASOURCE_H
+#define NNRT_MAIN_DATASOURCE_H
 
 #include "Options.h"
 
@@ -46,4 +46,4 @@ private:
 
 } // namespace nnrt
 
-#endif // NNRT_BENCH_DATASOURCE_H
+#endif // NNRT_MAIN_DATASOURCE_H

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NNRT_BENCH_REPORT_H
-#define NNRT_BENCH_REPORT_H
+#ifndef NNRT_MAIN_REPORT_H
+#define NNRT_MAIN_REPORT_H
 
 #include "Options.h"
 
@@ -39,4 +39,4 @@ Json runRecord(const ModelInfo &model, const Options &options, int threads,
 
 } // namespace nnrt
 
-#endif // NNRT_BENCH_REPORT_H
+#endif // NNRT_MAIN_REPORT_H

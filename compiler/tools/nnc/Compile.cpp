@@ -1,0 +1,136 @@
+//===- Compile.cpp - the steps of one nnc run -----------------------------===//
+//
+// Part of nnc.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Compile.h"
+
+#include "nnc/Driver/CUDA.h"
+#include "nnc/Driver/Error.h"
+#include "nnc/Driver/Link.h"
+
+#include "nn/IR/NNDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace nnc;
+using llvm::SmallString;
+
+mlir::OwningOpRef<mlir::ModuleOp> nnc::loadModule(const DriverOptions &options,
+                                                  llvm::SourceMgr &sourceMgr,
+                                                  mlir::MLIRContext &context) {
+  std::string errorMessage;
+  auto file = mlir::openInputFile(options.input, &errorMessage);
+  if (!file) {
+    (void)reportError(errorMessage);
+    return nullptr;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  if (llvm::StringRef(options.input).ends_with(".mlir"))
+    return mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  return parseModel(sourceMgr, &context, options.model);
+}
+
+void nnc::recordBuild(mlir::ModuleOp module, const DriverOptions &options) {
+  mlir::nn::NNDialect::BuildAttrHelper buildAttr(module.getContext());
+  if (buildAttr.isAttrPresent(module))
+    return;
+  mlir::Builder b(module.getContext());
+  const CodegenOptions &codegen = options.codegen;
+  std::string cpu =
+      codegen.cpu.empty() ? llvm::sys::getHostCPUName().str() : codegen.cpu;
+  llvm::SmallVector<mlir::NamedAttribute> build = {
+      b.getNamedAttr("compiler", b.getStringAttr("nnc " NNC_VERSION)),
+      b.getNamedAttr("llvm", b.getStringAttr(LLVM_VERSION_STRING)),
+      b.getNamedAttr("target",
+                     b.getStringAttr(getTargetName(options.pipeline.target))),
+      b.getNamedAttr("cpu", b.getStringAttr(cpu))};
+  if (options.isCUDA()) {
+    const cuda::CUDAOptions &gpu = options.pipeline.cuda;
+    build.push_back(b.getNamedAttr(
+        "precision", b.getStringAttr(cudaMathName(gpu.precision))));
+    build.push_back(b.getNamedAttr("gpu_arch", b.getStringAttr(gpu.arch)));
+  }
+  buildAttr.setAttr(module, b.getDictionaryAttr(build));
+}
+
+mlir::LogicalResult nnc::runPipeline(mlir::ModuleOp module,
+                                     const DriverOptions &options) {
+  mlir::PassManager pm(module.getContext(), mlir::ModuleOp::getOperationName());
+  if (failed(mlir::applyPassManagerCLOptions(pm)))
+    return mlir::failure();
+  mlir::DefaultTimingManager tm;
+  mlir::applyDefaultTimingManagerCLOptions(tm);
+  mlir::TimingScope timing = tm.getRootScope();
+  pm.enableTiming(timing);
+  PipelineOptions pipeline = options.pipeline;
+  if (!options.isCUDA() && options.stage >= Stage::LLVMMLIR)
+    pipeline.cpu = describeCPU(options.codegen);
+  buildPipelineUpTo(pm, options.stage, pipeline);
+  return pm.run(module);
+}
+
+/// Writes the object to a temporary file and links it into the program.
+static mlir::LogicalResult linkProgram(mlir::ModuleOp module,
+                                       const DriverOptions &options,
+                                       const char *argv0) {
+  SmallString<128> object;
+  int fd;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("nnc-model", "o", fd, object))
+    return reportError("cannot create a temporary object file: " +
+                       ec.message());
+  llvm::FileRemover removeObject(object);
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    if (failed(emitLLVM(module, Stage::Obj, options.codegen, os)))
+      return mlir::failure();
+    if (os.has_error())
+      return reportError("cannot write '" + object +
+                         "': " + os.error().message());
+  }
+  return linkExecutable(object, options.output, findRuntimeDir(argv0),
+                        options.pipeline.target);
+}
+
+/// Writes the module as its stage to `os`.
+static mlir::LogicalResult writeStage(mlir::ModuleOp module, Stage stage,
+                                      const CodegenOptions &codegen,
+                                      llvm::raw_pwrite_stream &os) {
+  if (stage == Stage::PTX)
+    return printPTX(module, os);
+  if (stage > kLastMLIRStage)
+    return emitLLVM(module, stage, codegen, os);
+  module.print(os);
+  os << "\n";
+  return mlir::success();
+}
+
+mlir::LogicalResult nnc::writeResult(mlir::ModuleOp module,
+                                     const DriverOptions &options,
+                                     const char *argv0) {
+  if (options.stage == Stage::Exe)
+    return linkProgram(module, options, argv0);
+  if (options.stage == Stage::Obj && options.output == "-" &&
+      llvm::sys::Process::StandardOutIsDisplayed())
+    return reportError("not writing an object file to a terminal; use -o FILE");
+  std::string errorMessage;
+  auto output = mlir::openOutputFile(options.output, &errorMessage);
+  if (!output)
+    return reportError(errorMessage);
+  if (failed(writeStage(module, options.stage, options.codegen, output->os())))
+    return mlir::failure();
+  output->keep();
+  return mlir::success();
+}

@@ -1,0 +1,63 @@
+//===- Main.cpp - the bench program's main --------------------------------===//
+//
+// Part of nnc's runtime. `nnc model.nn -o bench` links this main with the
+// compiled model: it initialises (or loads) the parameters, feeds synthetic
+// or CIFAR-10 data, runs the chosen entry point for --warmup and --steps
+// steps and prints TensorFlow's AlexNet-benchmark lines.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Outputs.h"
+#include "Run.h"
+#include "Steps.h"
+
+#include <climits>
+#include <cstdio>
+#include <malloc.h>
+#include <optional>
+
+using namespace nnrt;
+
+namespace {
+/// The compiled code allocates and frees its intermediate buffers every
+/// step. Serve them from the heap and never give it back, so later steps
+/// reuse memory that is already mapped instead of faulting in fresh pages.
+void keepHeapMapped() {
+  mallopt(M_MMAP_MAX, 0);
+  mallopt(M_TRIM_THRESHOLD, INT_MAX);
+}
+
+/// The flags, with --epochs implying --mode=train. An exit status when the
+/// program stops here: --help (0), a bad flag (2).
+std::optional<int> readOptions(int argc, char **argv, Run &run) {
+  Options &options = run.options;
+  std::string error;
+  if (!parseOptions(argc, argv, options, error))
+    return run.fail(error, 2);
+  if (options.help) {
+    std::printf("%s", usage(run.program).c_str());
+    return 0;
+  }
+  if (options.epochs && !options.modeGiven)
+    options.mode = Mode::Train;
+  if (options.epochs && options.mode != Mode::Train)
+    return run.fail("--epochs applies to --mode=train", 2);
+  return std::nullopt;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  keepHeapMapped();
+  Run run;
+  run.program = argv[0];
+  if (std::optional<int> status = readOptions(argc, argv, run))
+    return *status;
+  if (int status = checkOutputs(run))
+    return status;
+  if (int status = setUp(run))
+    return status;
+  if (int status = runSteps(run))
+    return status;
+  printSummary(run);
+  return writeOutputs(run);
+}

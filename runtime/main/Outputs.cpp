@@ -1,0 +1,90 @@
+//===- Outputs.cpp - the files a run writes -------------------------------===//
+//
+// Part of nnc's runtime (the bench program).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Outputs.h"
+
+#include "Report.h"
+
+#include "nnrt/Npz.h"
+
+#include <cerrno>
+#include <fstream>
+#include <unistd.h>
+
+using namespace nnrt;
+
+namespace {
+/// Whether the directory of `path` (if given) is writable.
+bool checkWritable(const std::string &path, std::string &error) {
+  if (path.empty())
+    return true;
+  size_t slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  if (dir.empty())
+    dir = "/";
+  if (access(dir.c_str(), W_OK) == 0)
+    return true;
+  error = "cannot write '" + path + "': directory '" + dir + "' " +
+          (errno == ENOENT ? "does not exist" : "is not writable");
+  return false;
+}
+
+bool writeText(const std::string &path, const std::string &text,
+               std::string &error) {
+  std::ofstream out(path);
+  if (!(out << text) || !out.flush()) {
+    error = "cannot write '" + path + "'";
+    return false;
+  }
+  return true;
+}
+
+/// --dump: the parameters, then the last step's inputs, labels and outputs.
+bool writeDump(Run &run, std::string &error) {
+  run.parametersToHost();
+  if (run.device)
+    run.device->downloadOutputs(run.call);
+  NamedTensors all = run.session.parameters();
+  for (const char *role : {"input", "labels", "output"})
+    for (auto &named : run.call.buffers(role))
+      all.push_back(named);
+  return writeNpz(run.options.dump, all, error);
+}
+
+/// --json: the run's record, with the device and the training figures.
+bool writeRecord(const Run &run, std::string &error) {
+  Json record = runRecord(run.model, run.options, run.threads, run.seconds);
+  if (run.device)
+    record["device"] = run.device->describe();
+  for (auto &[key, value] : run.training.object)
+    record[key] = value;
+  return writeText(run.options.json, formatJson(record), error);
+}
+} // namespace
+
+int nnrt::checkOutputs(const Run &run) {
+  const Options &options = run.options;
+  std::string error;
+  for (const std::string *path : {&options.save, &options.dump, &options.json})
+    if (!checkWritable(*path, error))
+      return run.fail(error);
+  return 0;
+}
+
+int nnrt::writeOutputs(Run &run) {
+  const Options &options = run.options;
+  std::string error;
+  if (!options.dump.empty() && !writeDump(run, error))
+    return run.fail(error);
+  if (!options.save.empty()) {
+    run.parametersToHost();
+    if (!run.session.saveParameters(options.save, error))
+      return run.fail(error);
+  }
+  if (!options.json.empty() && !writeRecord(run, error))
+    return run.fail(error);
+  return 0;
+}

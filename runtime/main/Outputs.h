@@ -1,0 +1,26 @@
+//===- Outputs.h - the files a run writes -----------------------*- C++ -*-===//
+//
+// Part of nnc's runtime (the bench program). --dump (parameters, inputs and
+// outputs of the last step), --save (the parameters) and --json (the run's
+// record): checked before the run, written after it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNRT_MAIN_OUTPUTS_H
+#define NNRT_MAIN_OUTPUTS_H
+
+#include "Run.h"
+
+namespace nnrt {
+
+/// Whether every output file can be written: a long run never ends unable
+/// to write what it computed. Returns 0, or 1 after reporting why not.
+int checkOutputs(const Run &run);
+
+/// Writes the output files the flags ask for. Returns 0, or 1 after
+/// reporting why not.
+int writeOutputs(Run &run);
+
+} // namespace nnrt
+
+#endif // NNRT_MAIN_OUTPUTS_H

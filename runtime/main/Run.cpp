@@ -1,0 +1,124 @@
+//===- Run.cpp - setting up one run of the bench program ------------------===//
+//
+// Part of nnc's runtime (the bench program).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Run.h"
+
+#include "Entries.h"
+
+#include <cstdio>
+#include <thread>
+
+using namespace nnrt;
+
+// Weak: a CUDA build's bench need not link OpenMP, a CPU build's not CUDA.
+extern "C" __attribute__((weak)) void omp_set_num_threads(int);
+extern "C" __attribute__((weak)) nnrt::Device *nnrt_cuda_device();
+
+int Run::fail(const std::string &message, int code) const {
+  std::fprintf(stderr, "%s: error: %s\n", program, message.c_str());
+  return code;
+}
+
+void Run::parametersToHost() {
+  if (device)
+    device->downloadParameters();
+}
+
+namespace {
+/// A model compiled for CUDA runs on the device, opened before anything
+/// else touches it.
+int openDevice(Run &run) {
+  if (run.model.target() != "cuda")
+    return 0;
+  run.device = nnrt_cuda_device ? nnrt_cuda_device() : nullptr;
+  if (!run.device)
+    return run.fail("model '" + run.model.name +
+                    "' was compiled for CUDA, but this program was linked "
+                    "without nnrt's CUDA runtime (libnnrt_cuda.a)");
+  std::string error;
+  return run.device->open(error) ? 0 : run.fail(error);
+}
+
+/// The linked model's description, its device, and the entry point that
+/// --mode runs.
+int openModel(Run &run) {
+  std::string error;
+  if (!run.session.open(modelDescription(), error))
+    return run.fail("the linked model's description: " + error);
+  run.model = run.session.info();
+  if (int status = openDevice(run))
+    return status;
+  const ModeInfo &mode = describe(run.options.mode);
+  if (!run.session.bind(mode.entry, findEntryPoint(mode.entry), run.call,
+                        error))
+    return run.fail(std::string("--mode=") + mode.name + " needs the '" +
+                        mode.entry + "' entry point, which model '" +
+                        run.model.name + "' was not compiled with",
+                    2);
+  if (Tensor *input = run.call.first("input");
+      !run.model.batchSize && input && !input->shape().empty())
+    run.model.batchSize = input->shape()[0];
+  return 0;
+}
+
+/// OpenMP's threads on the CPU (--threads, else every core).
+void setThreads(Run &run) {
+  int threads = run.options.threads;
+  run.threads =
+      threads ? threads : static_cast<int>(std::thread::hardware_concurrency());
+  if (run.device && threads)
+    std::fprintf(stderr, "%s: note: --threads is ignored on the GPU\n",
+                 run.program);
+  if (!run.device && omp_set_num_threads)
+    omp_set_num_threads(run.threads > 0 ? run.threads : 1);
+}
+
+/// Initialised from --seed, or loaded from --load.
+int setUpParameters(Run &run) {
+  const Options &options = run.options;
+  if (options.load.empty()) {
+    run.session.initParameters(options.seed);
+    return 0;
+  }
+  std::string error;
+  std::vector<std::string> ignored;
+  if (!run.session.loadParameters(options.load, error, ignored))
+    return run.fail(error);
+  for (const std::string &name : ignored)
+    std::fprintf(stderr,
+                 "%s: warning: '%s' holds '%s', which is not a parameter of "
+                 "model '%s'; ignored\n",
+                 run.program, options.load.c_str(), name.c_str(),
+                 run.model.name.c_str());
+  return 0;
+}
+
+/// The data (--data), and on a device the parameters and the entry
+/// point's buffers there; the host copies of the parameters are refreshed
+/// before they are written out.
+int setUpData(Run &run) {
+  std::string error;
+  if (!run.data.setUp(run.options, run.call, error))
+    return run.fail(error);
+  if (run.options.epochs && !run.data.real())
+    return run.fail("--epochs needs a real data set (--data=cifar10:DIR or "
+                    "mnist:DIR); use --steps on synthetic data",
+                    2);
+  if (run.device && (!run.device->attach(run.session, error) ||
+                     !run.device->bind(run.call, run.data.real(), error)))
+    return run.fail(error);
+  return 0;
+}
+} // namespace
+
+int nnrt::setUp(Run &run) {
+  if (int status = openModel(run))
+    return status;
+  setThreads(run);
+  if (int status = setUpParameters(run))
+    return status;
+  return setUpData(run);
+}

@@ -1,0 +1,26 @@
+//===- Steps.h - the timed steps of each mode -------------------*- C++ -*-===//
+//
+// Part of nnc's runtime (the bench program). The steps of a set-up run:
+// forward and forward-backward steps timed as TensorFlow's AlexNet
+// benchmark does, or training (Train.h); then the summary line.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNRT_MAIN_STEPS_H
+#define NNRT_MAIN_STEPS_H
+
+#include "Run.h"
+
+namespace nnrt {
+
+/// Runs the steps of --mode, filling run.seconds (and for training
+/// run.training). Returns 0, or the exit status: 130 when Ctrl-C stopped
+/// training (the parameters are saved first with --save).
+int runSteps(Run &run);
+
+/// "<time>: Forward across N steps, mean +/- stddev sec / batch".
+void printSummary(const Run &run);
+
+} // namespace nnrt
+
+#endif // NNRT_MAIN_STEPS_H
