@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Harness.h"
+
 #include "nnrt/Data.h"
 #include "nnrt/Init.h"
 #include "nnrt/Json.h"
@@ -24,16 +26,7 @@ using namespace nnrt;
 extern "C" void memrefCopy(int64_t, void *, void *);
 
 namespace {
-int passed = 0, failed = 0;
-
-void check(bool ok, const std::string &what) {
-  if (ok) {
-    ++passed;
-    return;
-  }
-  ++failed;
-  std::printf("FAILED: %s\n", what.c_str());
-}
+using nnrt::test::check;
 
 void testJson() {
   Json j;
@@ -329,6 +322,5 @@ int main() {
   testJsonFormat();
   testNpz();
   testPreprocessing();
-  std::printf("%d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
+  return nnrt::test::summarize();
 }

@@ -8,6 +8,8 @@
 #ifndef NNRT_CUDA_TESTS_CHECK_H
 #define NNRT_CUDA_TESTS_CHECK_H
 
+#include "../../tests/Harness.h"
+
 #include <cstdint>
 #include <random>
 #include <string>
@@ -15,9 +17,7 @@
 
 namespace nnrt::cuda::test {
 
-void check(bool ok, const std::string &what);
-int passedCount();
-int failedCount();
+using nnrt::test::check;
 
 /// max |got - want| / max |want|: the error relative to the result's scale.
 double relativeError(const std::vector<float> &got,

@@ -17,22 +17,6 @@
 #include <cstring>
 
 namespace nnrt::cuda::test {
-namespace {
-int passed = 0, failed = 0;
-}
-
-void check(bool ok, const std::string &what) {
-  if (ok) {
-    ++passed;
-    return;
-  }
-  ++failed;
-  std::printf("FAILED: %s\n", what.c_str());
-  std::fflush(stdout);
-}
-
-int passedCount() { return passed; }
-int failedCount() { return failed; }
 
 double relativeError(const std::vector<float> &got,
                      const std::vector<float> &want) {
@@ -96,6 +80,5 @@ int main(int argc, char **argv) {
   runHostTests();
   if (!hostOnly)
     runGpuTests();
-  std::printf("%d passed, %d failed\n", passedCount(), failedCount());
-  return failedCount() ? 1 : 0;
+  return nnrt::test::summarize();
 }
