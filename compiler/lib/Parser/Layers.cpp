@@ -10,6 +10,8 @@
 
 #include "nn/IR/ShapeFunctions.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -67,17 +69,38 @@ Value applyActivation(Layer &l, Value x, StringRef act) {
   return x;
 }
 
-/// `padding=SAME | VALID | [top, bottom, left, right]`.
+/// `padding=SAME | VALID | SAME_RESNET | [top, bottom, left, right]`.
 struct PaddingSpec {
   nn::Padding kind;
   DenseI64ArrayAttr pad;
 };
-FailureOr<PaddingSpec> getPadding(Layer &l, nn::Padding def) {
+
+/// TensorFlow's SAME_RESNET (tf_cnn_benchmarks): SAME at stride 1; with a
+/// larger stride, (k - 1) / 2 before and the rest after, then VALID.
+PaddingSpec sameResNet(Layer &l, ArrayRef<int64_t> window,
+                       ArrayRef<int64_t> stride, ArrayRef<int64_t> dilation) {
+  if (stride[0] == 1 && stride[1] == 1)
+    return PaddingSpec{nn::Padding::Same, nullptr};
+  SmallVector<int64_t, 4> pad;
+  for (int i = 0; i < 2; ++i) {
+    int64_t total = (window[i] - 1) * dilation[i];
+    pad.push_back(total / 2);
+    pad.push_back(total - total / 2);
+  }
+  return PaddingSpec{nn::Padding::Explicit, l.b().getDenseI64ArrayAttr(pad)};
+}
+
+FailureOr<PaddingSpec> getPadding(Layer &l, nn::Padding def,
+                                  ArrayRef<int64_t> window,
+                                  ArrayRef<int64_t> stride,
+                                  ArrayRef<int64_t> dilation = {1, 1}) {
   const ast::Expr *expr = l.args.get("padding");
   if (!expr)
     return PaddingSpec{def, nullptr};
   if (expr->kind == ast::Expr::Name && expr->name == "SAME")
     return PaddingSpec{nn::Padding::Same, nullptr};
+  if (expr->kind == ast::Expr::Name && expr->name == "SAME_RESNET")
+    return sameResNet(l, window, stride, dilation);
   if (expr->kind == ast::Expr::Name && expr->name == "VALID")
     return PaddingSpec{nn::Padding::Valid, nullptr};
   if (expr->kind == ast::Expr::List && expr->operands.size() == 4) {
@@ -92,7 +115,8 @@ FailureOr<PaddingSpec> getPadding(Layer &l, nn::Padding def) {
     return PaddingSpec{nn::Padding::Explicit, l.b().getDenseI64ArrayAttr(pad)};
   }
   return l.args.error(expr->loc)
-         << "'padding' must be SAME, VALID or [top, bottom, left, right]";
+         << "'padding' must be SAME, VALID, SAME_RESNET or [top, bottom, "
+            "left, right]";
 }
 
 /// The weights/bias/activation/weight_decay tail shared by conv2d and dense.
@@ -123,8 +147,10 @@ FailureOr<Value> emitConv2D(Layer &l) {
   auto kernel = l.args.getPair("kernel", std::nullopt);
   auto stride = l.args.getPair("stride", SmallVector<int64_t, 2>{1, 1});
   auto dilation = l.args.getPair("dilation", SmallVector<int64_t, 2>{1, 1});
-  auto padding = succeeded(dilation) ? getPadding(l, nn::Padding::Same)
-                                     : FailureOr<PaddingSpec>(failure());
+  auto padding = succeeded(kernel) && succeeded(stride) && succeeded(dilation)
+                     ? getPadding(l, nn::Padding::Same, *kernel, *stride,
+                                  *dilation)
+                     : FailureOr<PaddingSpec>(failure());
   auto act = l.args.getChoice("activation", kActivations, "none");
   auto wInit =
       l.args.getInit("weights", nn::GlorotUniformInitAttr::get(l.ctx()),
@@ -250,7 +276,9 @@ template <typename OpTy> FailureOr<Value> emitPool(Layer &l) {
   if (failed(window))
     return failure();
   auto stride = l.args.getPair("stride", *window);
-  auto padding = getPadding(l, nn::Padding::Valid);
+  auto padding = succeeded(stride)
+                     ? getPadding(l, nn::Padding::Valid, *window, *stride)
+                     : FailureOr<PaddingSpec>(failure());
   if (failed(stride) || failed(padding))
     return failure();
   std::optional<ArrayRef<int64_t>> pad;
@@ -360,13 +388,39 @@ FailureOr<Value> emitConcat(Layer &l) {
                                     l.b().getI64IntegerAttr(*axis)));
 }
 
+/// A per-channel vector: a parameter, or a constant when the layer has
+/// none (batch_norm without scale or center).
+Value channelVector(Layer &l, bool trainable, StringRef suffix,
+                    RankedTensorType type, double value) {
+  Attribute init =
+      value == 0.0
+          ? Attribute(nn::ZerosInitAttr::get(l.ctx()))
+          : Attribute(nn::ConstantInitAttr::get(l.ctx(), llvm::APFloat(value)));
+  if (trainable)
+    return l.gen.createParameter(l.name, suffix, type, init, true, l.loc);
+  return arith::ConstantOp::create(
+      l.b(), l.loc,
+      DenseElementsAttr::get(type, FloatAttr::get(type.getElementType(),
+                                                  value)));
+}
+
 FailureOr<Value> emitBatchNorm(Layer &l) {
-  if (failed(l.args.check({"epsilon"}, 1, 1, "one input")))
+  if (failed(l.args.check(
+          {"epsilon", "decay", "scale", "center", "activation"}, 1, 1,
+          "one input")))
     return failure();
   FailureOr<Value> x = l.input(0);
   auto epsilon = l.args.getFloat("epsilon", 1e-3);
-  if (failed(x) || failed(epsilon))
+  auto decay = l.args.getFloat("decay", 0.99);
+  auto scale = l.args.getBool("scale", true);
+  auto center = l.args.getBool("center", true);
+  auto act = l.args.getChoice("activation", kActivations, "none");
+  if (failed(x) || failed(epsilon) || failed(decay) || failed(scale) ||
+      failed(center) || failed(act))
     return failure();
+  if (!(*decay >= 0 && *decay <= 1))
+    return l.args.error(l.args.get("decay")->loc)
+           << "'decay' must be in [0, 1]";
   RankedTensorType xType = l.typeOf(*x);
   if (xType.getRank() < 2) {
     (void)l.requireRank(*x, 0, 2, "batch, ..., channels");
@@ -378,33 +432,58 @@ FailureOr<Value> emitBatchNorm(Layer &l) {
   auto type = nn::inferBatchNormType(l.loc, xType, vecs, *epsilon);
   if (failed(type))
     return failure();
+  Value gamma = channelVector(l, *scale, "gamma", vecType, 1.0);
+  Value beta = channelVector(l, *center, "beta", vecType, 0.0);
   Attribute zeros = nn::ZerosInitAttr::get(l.ctx());
   Attribute ones = nn::ConstantInitAttr::get(l.ctx(), llvm::APFloat(1.0));
-  Value gamma =
-      l.gen.createParameter(l.name, "gamma", vecType, ones, true, l.loc);
-  Value beta =
-      l.gen.createParameter(l.name, "beta", vecType, zeros, true, l.loc);
   Value mean = l.gen.createParameter(l.name, "moving_mean", vecType, zeros,
                                      false, l.loc);
   Value var = l.gen.createParameter(l.name, "moving_variance", vecType, ones,
                                     false, l.loc);
-  return Value(nn::BatchNormOp::create(l.b(), l.loc, *type, *x, gamma, beta,
-                                       mean, var,
-                                       l.b().getF64FloatAttr(*epsilon)));
+  Value y = nn::BatchNormOp::create(
+      l.b(), l.loc, *type, *x, gamma, beta, mean, var,
+      l.b().getF64FloatAttr(*epsilon), l.b().getF64FloatAttr(*decay));
+  return applyActivation(l, y, *act);
+}
+
+/// FNV-1a of the layer's name: each dropout layer draws its own mask, the
+/// same from one compilation to the next.
+int64_t seedOf(StringRef name) {
+  uint64_t h = 14695981039346656037ull;
+  for (char c : name)
+    h = (h ^ uint8_t(c)) * 1099511628211ull;
+  return int64_t(h >> 1);
 }
 
 FailureOr<Value> emitDropout(Layer &l) {
-  if (failed(l.args.check({"rate"}, 1, 1, "one input")))
+  if (failed(l.args.check({"rate", "seed"}, 1, 1, "one input")))
     return failure();
   FailureOr<Value> x = l.input(0);
   auto rate = l.args.getFloat("rate", std::nullopt);
-  if (failed(x) || failed(rate))
+  auto seed = l.args.getInt("seed", seedOf(l.name), 0);
+  if (failed(x) || failed(rate) || failed(seed))
     return failure();
   auto type = nn::inferDropoutType(l.loc, l.typeOf(*x), *rate);
   if (failed(type))
     return failure();
   return Value(nn::DropoutOp::create(l.b(), l.loc, *type, *x,
-                                     l.b().getF64FloatAttr(*rate)));
+                                     l.b().getF64FloatAttr(*rate),
+                                     l.b().getI64IntegerAttr(*seed)));
+}
+
+/// `mean(x, axes=[1, 2])`: ResNet's global average pool.
+FailureOr<Value> emitMean(Layer &l) {
+  if (failed(l.args.check({"axes"}, 1, 1, "one input")))
+    return failure();
+  FailureOr<Value> x = l.input(0);
+  auto axes = l.args.getIntList("axes", /*allowInfer=*/false);
+  if (failed(x) || failed(axes))
+    return failure();
+  auto type = nn::inferMeanType(l.loc, l.typeOf(*x), *axes);
+  if (failed(type))
+    return failure();
+  return Value(nn::MeanOp::create(l.b(), l.loc, *type, *x,
+                                  l.b().getDenseI64ArrayAttr(*axes)));
 }
 
 using Emitter = FailureOr<Value> (*)(Layer &);
@@ -429,6 +508,7 @@ const LayerKind kLayers[] = {
     {"concat", emitConcat},
     {"batch_norm", emitBatchNorm},
     {"dropout", emitDropout},
+    {"mean", emitMean},
 };
 
 /// The closest known name, for "did you mean" hints.

@@ -69,8 +69,15 @@ nnc::buildParameterGradients(func::FuncOp func, Value loss, double lossScale) {
   for (Operation &op : block.without_terminator())
     forward.push_back(&op);
   for (Operation *op : llvm::reverse(forward)) {
-    if (op->getNumResults() != 1)
+    // Constants carry no gradient; of several results (batch_norm_train's
+    // statistics), only the first may reach the loss.
+    if (op->getNumResults() == 0 || op->hasTrait<OpTrait::ConstantLike>())
       continue;
+    for (Value extra : op->getResults().drop_front())
+      if (grads.count(extra))
+        return op->emitOpError("result #")
+               << cast<OpResult>(extra).getResultNumber()
+               << " is on the path to the loss but has no gradient";
     auto it = grads.find(op->getResult(0));
     if (it == grads.end())
       continue; // does not reach the loss

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TrainingForms.h"
 #include "nnc/Transforms/Autodiff.h"
 #include "nnc/Transforms/Passes.h"
 
@@ -158,6 +159,10 @@ struct GenerateTrainingPass
     FailureOr<LossCopy> c = copyLoss(module, loss, "forward_backward");
     if (failed(c))
       return failure();
+    Value step = nnc::needsStep(c->func) ? readStep(module, *c) : Value();
+    if (failed(nnc::useTrainingForms(c->func, step,
+                                     /*updateMovingStatistics=*/false)))
+      return failure();
     OpBuilder b = OpBuilder::atBlockTerminator(&c->func.getBody().front());
     FailureOr<SmallVector<Value>> grads = gradients(b, *c, trainable);
     if (failed(grads))
@@ -199,11 +204,25 @@ struct GenerateTrainingPass
         nn::ZerosInitAttr::get(module.getContext()), b.getUnitAttr());
   }
 
+  /// The global step, read at the start of the copy.
+  Value readStep(ModuleOp module, const LossCopy &c) {
+    auto scalar = RankedTensorType::get({}, Float32Type::get(&getContext()));
+    auto param = declareState(module, "global_step", scalar);
+    func::FuncOp func = c.func;
+    auto b = OpBuilder::atBlockBegin(&func.getBody().front());
+    return nn::GetParamOp::create(b, c.loss.getLoc(), scalar,
+                                  param.getSymName());
+  }
+
   LogicalResult buildTrainStep(ModuleOp module, func::FuncOp loss,
                                MutableArrayRef<nn::ParameterOp> trainable,
                                nn::OptimizerOp opt) {
     FailureOr<LossCopy> c = copyLoss(module, loss, "train_step");
     if (failed(c))
+      return failure();
+    Value step = readStep(module, *c);
+    if (failed(nnc::useTrainingForms(c->func, step,
+                                     /*updateMovingStatistics=*/true)))
       return failure();
     OpBuilder b = OpBuilder::atBlockTerminator(&c->func.getBody().front());
     Location loc = opt.getLoc();
@@ -213,8 +232,7 @@ struct GenerateTrainingPass
     Value correct = correctCount(b, *c); // before any parameter changes
 
     auto scalar = RankedTensorType::get({}, b.getF32Type());
-    auto stepParam = declareState(module, "global_step", scalar);
-    Value step = nn::GetParamOp::create(b, loc, scalar, stepParam.getSymName());
+    auto stepParam = step.getDefiningOp<nn::GetParamOp>();
     FloatAttr decay;
     IntegerAttr decaySteps;
     UnitAttr staircase;
@@ -267,7 +285,7 @@ struct GenerateTrainingPass
     }
     Value one = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(scalar, b.getF32FloatAttr(1.0f)));
-    nn::AssignParamOp::create(b, loc, stepParam.getSymName(),
+    nn::AssignParamOp::create(b, loc, stepParam.getName(),
                               nn::AddOp::create(b, loc, step, one));
 
     SmallVector<Value> results = {c->loss};

@@ -122,6 +122,88 @@ LogicalResult CategoricalCrossEntropyGradOp::verify() {
   return sameType(*this, getProbs(), getProbsGrad(), "result");
 }
 
+/// `v` is one entry per channel (the last axis) of `x`.
+LogicalResult checkChannelVector(Operation *op, Value x, Value v,
+                                 StringRef what) {
+  RankedTensorType t = rt(x);
+  auto expected = RankedTensorType::get({t.getShape().back()},
+                                        t.getElementType());
+  if (v.getType() != expected)
+    return op->emitOpError(what)
+           << " must be one entry per channel, " << expected << ", got "
+           << v.getType();
+  return success();
+}
+
+LogicalResult BatchNormGradOp::verify() {
+  if (failed(sameType(*this, getInput(), getOutputGrad(), "output_grad")) ||
+      failed(sameType(*this, getInput(), getInputGrad(), "input_grad")))
+    return failure();
+  for (Value v : {getScale(), getMean(), getVariance(), getScaleGrad(),
+                  getOffsetGrad()})
+    if (failed(checkChannelVector(*this, getInput(), v,
+                                  "every statistic and vector gradient")))
+      return failure();
+  return success();
+}
+
+LogicalResult MeanGradOp::verify() {
+  return checkForward(
+      *this, inferMeanType(std::nullopt, rt(getInputGrad()), getAxes()),
+      getOutputGrad().getType(), "output_grad");
+}
+
+LogicalResult SliceOp::verify() {
+  RankedTensorType in = rt(getInput()), out = rt(getOutput());
+  int64_t axis = getAxis(), offset = getOffset();
+  if (in.getRank() != out.getRank() || axis < 0 || axis >= in.getRank())
+    return emitOpError("axis ") << axis << " must be an axis of both "
+                                << in << " and " << out;
+  for (int64_t i = 0; i < in.getRank(); ++i)
+    if (i != axis && in.getDimSize(i) != out.getDimSize(i))
+      return emitOpError("result ") << out << " differs from " << in
+                                    << " outside axis " << axis;
+  if (offset < 0 || offset + out.getDimSize(axis) > in.getDimSize(axis))
+    return emitOpError("entries [")
+           << offset << ", " << offset + out.getDimSize(axis)
+           << ") are not within axis " << axis << " of " << in;
+  return success();
+}
+
+LogicalResult BatchNormTrainOp::verify() {
+  if (failed(sameType(*this, getInput(), getOutput(), "output")))
+    return failure();
+  RankedTensorType x = rt(getInput());
+  RankedTensorType vector =
+      RankedTensorType::get({x.getShape().back()}, x.getElementType());
+  RankedTensorType vecs[] = {vector, vector, vector, vector};
+  if (failed(inferBatchNormType(getLoc(), x, vecs,
+                                getEpsilon().convertToDouble())))
+    return failure();
+  for (Value v : {getScale(), getOffset(), getMean(), getVariance()})
+    if (failed(checkChannelVector(*this, getInput(), v,
+                                  "scale, offset, mean and variance")))
+      return failure();
+  return success();
+}
+
+LogicalResult DropoutTrainOp::verify() {
+  if (failed(sameType(*this, getInput(), getOutput(), "output")))
+    return failure();
+  return success(succeeded(inferDropoutType(getLoc(), rt(getInput()),
+                                            getRate().convertToDouble())));
+}
+
+LogicalResult MovingAverageOp::verify() {
+  if (failed(sameType(*this, getAverage(), getValue(), "value")) ||
+      failed(sameType(*this, getAverage(), getResult(), "result")))
+    return failure();
+  double decay = getDecay().convertToDouble();
+  if (!(decay >= 0 && decay <= 1))
+    return emitOpError("decay must be in [0, 1], got ") << decay;
+  return success();
+}
+
 LogicalResult SGDUpdateOp::verify() {
   if (failed(sameType(*this, getParam(), getGrad(), "grad")) ||
       failed(sameType(*this, getParam(), getNewParam(), "new_param")))

@@ -14,11 +14,6 @@ using namespace mlir::nn;
 
 namespace {
 using Grads = SmallVectorImpl<Value>;
-
-LogicalResult notYet(Operation *op) {
-  return op->emitOpError("has no gradient yet, so a model using it cannot be "
-                         "trained");
-}
 } // namespace
 
 LogicalResult Conv2DOp::buildGradients(OpBuilder &b, Value dy, Grads &out) {
@@ -122,16 +117,54 @@ LogicalResult AddOp::buildGradients(OpBuilder &b, Value dy, Grads &out) {
   return success();
 }
 
-LogicalResult ConcatOp::buildGradients(OpBuilder &, Value, Grads &) {
-  return notYet(*this);
+LogicalResult ConcatOp::buildGradients(OpBuilder &b, Value dy, Grads &out) {
+  int64_t axis = getAxis(), offset = 0;
+  if (axis < 0)
+    axis += cast<ShapedType>(getType()).getRank();
+  for (Value in : getInputs()) {
+    out.push_back(SliceOp::create(b, getLoc(), in.getType(), dy, axis, offset));
+    offset += cast<ShapedType>(in.getType()).getDimSize(axis);
+  }
+  return success();
 }
 
+LogicalResult MeanOp::buildGradients(OpBuilder &b, Value dy, Grads &out) {
+  out.push_back(MeanGradOp::create(b, getLoc(), getInput().getType(), dy,
+                                   getAxesAttr()));
+  return success();
+}
+
+// The inference forms are replaced by their training forms
+// (nn-generate-training) before anything is differentiated.
 LogicalResult BatchNormOp::buildGradients(OpBuilder &, Value, Grads &) {
-  return notYet(*this);
+  return emitOpError("is differentiated in its training form, "
+                     "nn.batch_norm_train");
 }
 
 LogicalResult DropoutOp::buildGradients(OpBuilder &, Value, Grads &) {
-  return notYet(*this);
+  return emitOpError("is differentiated in its training form, "
+                     "nn.dropout_train");
+}
+
+LogicalResult BatchNormTrainOp::buildGradients(OpBuilder &b, Value dy,
+                                               Grads &out) {
+  Type vector = getScale().getType();
+  auto grad = BatchNormGradOp::create(
+      b, getLoc(), TypeRange{getInput().getType(), vector, vector}, getInput(),
+      getScale(), getMean(), getVariance(), dy, getEpsilonAttr());
+  out.push_back(grad.getInputGrad());
+  out.push_back(grad.getScaleGrad());
+  out.push_back(grad.getOffsetGrad());
+  return success();
+}
+
+LogicalResult DropoutTrainOp::buildGradients(OpBuilder &b, Value dy,
+                                             Grads &out) {
+  out.push_back(DropoutTrainOp::create(b, getLoc(), dy.getType(), dy,
+                                       getStep(), getRateAttr(),
+                                       getSeedAttr()));
+  out.push_back(Value()); // the step
+  return success();
 }
 
 LogicalResult L2LossOp::buildGradients(OpBuilder &b, Value dl, Grads &out) {

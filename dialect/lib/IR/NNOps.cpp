@@ -196,6 +196,13 @@ NN_INFER(DropoutOp) {
               results);
 }
 
+NN_INFER(MeanOp) {
+  if (!allRanked(adaptor.getInput()))
+    return failure();
+  return push(inferMeanType(loc, rt(adaptor.getInput()), adaptor.getAxes()),
+              results);
+}
+
 //===----------------------------------------------------------------------===//
 // Losses
 //===----------------------------------------------------------------------===//
@@ -300,6 +307,7 @@ NN_NAME_RESULTS(AddOp)
 NN_NAME_RESULTS(ConcatOp)
 NN_NAME_RESULTS(BatchNormOp)
 NN_NAME_RESULTS(DropoutOp)
+NN_NAME_RESULTS(MeanOp)
 NN_NAME_RESULTS(L2LossOp)
 NN_NAME_RESULTS(SparseSoftmaxCrossEntropyOp)
 NN_NAME_RESULTS(CategoricalCrossEntropyOp)

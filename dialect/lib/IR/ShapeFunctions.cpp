@@ -392,6 +392,30 @@ mlir::nn::inferBatchNormType(OptLoc loc, RankedTensorType input,
 }
 
 FailureOr<RankedTensorType>
+mlir::nn::inferMeanType(OptLoc loc, RankedTensorType input,
+                        ArrayRef<int64_t> axes) {
+  if (failed(requireStatic(loc, "mean", "input", input)))
+    return failure();
+  if (axes.empty())
+    return emitOptionalError(loc, "mean: needs at least one axis");
+  SmallVector<bool> reduced(input.getRank(), false);
+  for (int64_t axis : axes) {
+    if (axis < 0 || axis >= input.getRank())
+      return emitOptionalError(loc, "mean: axis ", axis,
+                               " is out of range for an input of shape ",
+                               shapeStr(input));
+    if (reduced[axis])
+      return emitOptionalError(loc, "mean: axis ", axis, " is given twice");
+    reduced[axis] = true;
+  }
+  SmallVector<int64_t> shape;
+  for (auto [i, d] : llvm::enumerate(input.getShape()))
+    if (!reduced[i])
+      shape.push_back(d);
+  return RankedTensorType::get(shape, input.getElementType());
+}
+
+FailureOr<RankedTensorType>
 mlir::nn::inferDropoutType(OptLoc loc, RankedTensorType input, double rate) {
   if (!(rate >= 0 && rate < 1))
     return emitOptionalError(loc, "dropout: rate must be in [0, 1), got ",

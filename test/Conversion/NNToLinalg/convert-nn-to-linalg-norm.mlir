@@ -90,25 +90,3 @@ func.func @lrn_grad_powf(%x: tensor<1x2x2x4xf32>, %dy: tensor<1x2x2x4xf32>) -> t
   %0 = nn.lrn_grad %x, %dy {alpha = 1.0e-4 : f64, beta = 0.6 : f64, bias = 1.0 : f64, depth_radius = 1 : i64} : (tensor<1x2x2x4xf32>, tensor<1x2x2x4xf32>) -> tensor<1x2x2x4xf32>
   return %0 : tensor<1x2x2x4xf32>
 }
-
-// -----
-
-// Batch norm is one generic op reading the per-channel operands through
-// the last axis: scale * (x - mean) * rsqrt(variance + eps) + offset.
-// CHECK-DAG: #[[ALL:.*]] = affine_map<(d0, d1) -> (d0, d1)>
-// CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1) -> (d1)>
-// CHECK-LABEL: func.func @batch_norm
-// CHECK: linalg.generic {indexing_maps = [#[[ALL]], #[[CH]], #[[CH]], #[[CH]], #[[CH]], #[[ALL]]], iterator_types = ["parallel", "parallel"]} ins(%arg0, %arg1, %arg2, %arg3, %arg4 :
-// CHECK-NEXT: ^bb0(%[[X:[^:]*]]: f32, %[[SCALE:[^:]*]]: f32, %[[OFF:[^:]*]]: f32, %[[MEAN:[^:]*]]: f32, %[[VAR:[^:]*]]: f32, %{{.*}}: f32):
-// CHECK-NEXT: %[[EPS:.*]] = arith.constant 1.000000e-03 : f32
-// CHECK-NEXT: %[[V:.*]] = arith.addf %[[VAR]], %[[EPS]] : f32
-// CHECK-NEXT: %[[INV:.*]] = math.rsqrt %[[V]] : f32
-// CHECK-NEXT: %[[C:.*]] = arith.subf %[[X]], %[[MEAN]] : f32
-// CHECK-NEXT: %[[F:.*]] = arith.mulf %[[SCALE]], %[[INV]] : f32
-// CHECK-NEXT: %[[N:.*]] = arith.mulf %[[C]], %[[F]] : f32
-// CHECK-NEXT: %[[R:.*]] = arith.addf %[[N]], %[[OFF]] : f32
-// CHECK-NEXT: linalg.yield %[[R]] : f32
-func.func @batch_norm(%x: tensor<2x8xf32>, %scale: tensor<8xf32>, %offset: tensor<8xf32>, %mean: tensor<8xf32>, %var: tensor<8xf32>) -> tensor<2x8xf32> {
-  %0 = nn.batch_norm %x, %scale, %offset, %mean, %var {epsilon = 1.0e-3 : f64} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
-  return %0 : tensor<2x8xf32>
-}

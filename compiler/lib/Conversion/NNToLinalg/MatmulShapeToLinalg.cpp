@@ -104,10 +104,29 @@ struct ConcatLowering : OpRewritePattern<nn::ConcatOp> {
   }
 };
 
+/// concat's gradient: a static slice along one axis.
+struct SliceLowering : OpRewritePattern<nn::SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(nn::SliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    unsigned rank = type.getRank();
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    offsets[op.getAxis()] = rewriter.getIndexAttr(op.getOffset());
+    SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
+    for (int64_t d : type.getShape())
+      sizes.push_back(rewriter.getIndexAttr(d));
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, type, op.getInput(), offsets, sizes, strides);
+    return success();
+  }
+};
+
 } // namespace
 
 void nnc::populateMatmulShapeToLinalgPatterns(RewritePatternSet &patterns) {
   patterns
-      .add<MatmulLowering, FlattenLowering, ReshapeLowering, ConcatLowering>(
+      .add<MatmulLowering, FlattenLowering, ReshapeLowering, ConcatLowering,
+           SliceLowering>(
           patterns.getContext());
 }

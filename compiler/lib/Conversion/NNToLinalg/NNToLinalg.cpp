@@ -37,6 +37,9 @@ struct ConvertNNToLinalgPass
     nnc::populatePoolToLinalgPatterns(patterns);
     nnc::populateMatmulShapeToLinalgPatterns(patterns);
     nnc::populateNormToLinalgPatterns(patterns);
+    nnc::populateBatchNormToLinalgPatterns(patterns);
+    nnc::populateReduceToLinalgPatterns(patterns);
+    nnc::populateDropoutToLinalgPatterns(patterns);
     nnc::populateLossToLinalgPatterns(patterns);
     nnc::populateOptimizerToLinalgPatterns(patterns);
 

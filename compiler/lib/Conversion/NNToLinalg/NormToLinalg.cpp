@@ -1,9 +1,9 @@
 //===- NormToLinalg.cpp - nn normalisations and their gradients to linalg -===//
 //
-// Part of nnc. lrn, lrn_grad, batch_norm. LRN (TensorFlow semantics: alpha
-// not divided by the window) is a windowed channel sum of squares over a
-// zero-padded channel axis, its gradient two such sums; batch norm is one
-// generic op.
+// Part of nnc. lrn and lrn_grad. LRN (TensorFlow semantics: alpha not
+// divided by the window) is a windowed channel sum of squares over a
+// zero-padded channel axis, its gradient two such sums. Batch
+// normalisation is in BatchNormToLinalg.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -151,40 +151,8 @@ struct LRNGradLowering : OpRewritePattern<nn::LRNGradOp> {
   }
 };
 
-struct BatchNormLowering : OpRewritePattern<nn::BatchNormOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(nn::BatchNormOp op,
-                                PatternRewriter &rewriter) const override {
-    MLIRContext *ctx = rewriter.getContext();
-    auto type = cast<RankedTensorType>(op.getType());
-    unsigned rank = type.getRank();
-    AffineMap all = identity(ctx, rank);
-    AffineMap channel =
-        AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx));
-    double eps = op.getEpsilon().convertToDouble();
-    Value result =
-        generic(rewriter, op.getLoc(), type,
-                ValueRange{op.getInput(), op.getScale(), op.getOffset(),
-                           op.getMean(), op.getVariance()},
-                {all, channel, channel, channel, channel, all}, parallel(rank),
-                [&](OpBuilder &b, Location l, ValueRange a) {
-                  // scale * (x - mean) / sqrt(variance + eps) + offset
-                  Value var = arith::AddFOp::create(
-                      b, l, a[4], floatConst(b, l, a[4].getType(), eps));
-                  Value inv = math::RsqrtOp::create(b, l, var);
-                  Value centred = arith::SubFOp::create(b, l, a[0], a[3]);
-                  Value norm = arith::MulFOp::create(
-                      b, l, centred, arith::MulFOp::create(b, l, a[1], inv));
-                  return arith::AddFOp::create(b, l, norm, a[2]);
-                });
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
-
 } // namespace
 
 void nnc::populateNormToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<LRNLowering, LRNGradLowering, BatchNormLowering>(
-      patterns.getContext());
+  patterns.add<LRNLowering, LRNGradLowering>(patterns.getContext());
 }

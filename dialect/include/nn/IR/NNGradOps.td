@@ -143,6 +143,33 @@ def NN_CategoricalCrossEntropyGradOp
   let results = (outs NN_FloatTensor:$probs_grad);
 }
 
+def NN_BatchNormGradOp : NN_GradOp<"batch_norm_grad"> {
+  let summary = "Gradient of batch_norm_train";
+  let description = [{
+    With `xhat = (x - mean) / sqrt(variance + epsilon)` and n the elements
+    per channel: `scale_grad = sum(dy * xhat)`, `offset_grad = sum(dy)`,
+    `input_grad = scale / sqrt(variance + epsilon) * (dy - offset_grad / n
+    - xhat * scale_grad / n)`.
+  }];
+  let arguments = (ins NN_FloatTensor:$input, NN_FloatTensor:$scale,
+                       NN_FloatTensor:$mean, NN_FloatTensor:$variance,
+                       NN_FloatTensor:$output_grad, F64Attr:$epsilon);
+  let results = (outs NN_FloatTensor:$input_grad, NN_FloatTensor:$scale_grad,
+                      NN_FloatTensor:$offset_grad);
+}
+
+def NN_MeanGradOp : NN_GradOp<"mean_grad"> {
+  let summary = "Gradient of mean: the output's gradient spread over `axes`";
+  let arguments = (ins NN_FloatTensor:$output_grad, DenseI64ArrayAttr:$axes);
+  let results = (outs NN_FloatTensor:$input_grad);
+}
+
+def NN_SliceOp : NN_GradOp<"slice"> {
+  let summary = "`size` entries of `axis` from `offset` (concat's gradient)";
+  let arguments = (ins NN_FloatTensor:$input, I64Attr:$axis, I64Attr:$offset);
+  let results = (outs NN_FloatTensor:$output);
+}
+
 //===----------------------------------------------------------------------===//
 // Training step
 //===----------------------------------------------------------------------===//

@@ -209,19 +209,34 @@ def NN_BatchNormOp : NN_LayerOp<"batch_norm"> {
   let summary = "Batch normalisation over the last axis (inference form)";
   let description = [{
     `scale * (x - mean) / sqrt(variance + epsilon) + offset`, with the four
-    per-channel vectors given as operands.
+    per-channel vectors given as operands: the moving statistics at
+    inference. The training functions replace it by `nn.batch_norm_train`
+    (batch statistics) and update the moving statistics with `decay`
+    (`nn.moving_average`).
   }];
   let arguments = (ins NN_FloatTensor:$input, NN_FloatTensor:$scale,
                        NN_FloatTensor:$offset, NN_FloatTensor:$mean,
-                       NN_FloatTensor:$variance, F64Attr:$epsilon);
+                       NN_FloatTensor:$variance, F64Attr:$epsilon,
+                       DefaultValuedAttr<F64Attr, "0.99">:$decay);
   let results = (outs NN_FloatTensor:$output);
 }
 
 def NN_DropoutOp : NN_LayerOp<"dropout"> {
   let summary = "Inverted dropout: identity at inference, masks in training";
-  let arguments = (ins NN_FloatTensor:$input, F64Attr:$rate);
+  let description = [{
+    The training functions replace it by `nn.dropout_train`, whose mask is
+    drawn from Philox4x32-10 keyed by `seed` and the global step.
+  }];
+  let arguments = (ins NN_FloatTensor:$input, F64Attr:$rate,
+                       DefaultValuedAttr<I64Attr, "0">:$seed);
   let results = (outs NN_FloatTensor:$output);
   let hasFolder = 1;
+}
+
+def NN_MeanOp : NN_LayerOp<"mean"> {
+  let summary = "Mean over `axes`, which are dropped (ResNet's global pool)";
+  let arguments = (ins NN_FloatTensor:$input, DenseI64ArrayAttr:$axes);
+  let results = (outs NN_FloatTensor:$output);
 }
 
 //===----------------------------------------------------------------------===//
@@ -260,5 +275,6 @@ def NN_WeightDecayOp : NN_LossOp<"weight_decay"> {
 }
 
 include "nn/IR/NNGradOps.td"
+include "nn/IR/NNTrainOps.td"
 
 #endif // NN_OPS_TD

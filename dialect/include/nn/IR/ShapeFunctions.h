@@ -74,6 +74,9 @@ inferBatchNormType(OptLoc loc, RankedTensorType input,
                    ArrayRef<RankedTensorType> channelVectors, double epsilon);
 FailureOr<RankedTensorType> inferDropoutType(OptLoc loc, RankedTensorType input,
                                              double rate);
+/// The mean over distinct, in-range `axes`, which are dropped.
+FailureOr<RankedTensorType> inferMeanType(OptLoc loc, RankedTensorType input,
+                                          ArrayRef<int64_t> axes);
 /// Losses return a rank-0 tensor of the input's element type.
 FailureOr<RankedTensorType> inferL2LossType(OptLoc loc, RankedTensorType input);
 FailureOr<RankedTensorType> inferClassLossType(OptLoc loc, StringRef opName,

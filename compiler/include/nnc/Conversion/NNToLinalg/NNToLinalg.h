@@ -20,10 +20,16 @@ void populateElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateConvToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// max_pool2d, avg_pool2d, max_pool2d_grad, avg_pool2d_grad.
 void populatePoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
-/// matmul, flatten, reshape, concat.
+/// matmul, flatten, reshape, concat, slice.
 void populateMatmulShapeToLinalgPatterns(mlir::RewritePatternSet &patterns);
-/// lrn, lrn_grad, batch_norm.
+/// lrn, lrn_grad.
 void populateNormToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// batch_norm, batch_norm_train, batch_norm_grad, moving_average.
+void populateBatchNormToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// mean, mean_grad.
+void populateReduceToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// dropout_train (Philox4x32-10 masks).
+void populateDropoutToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// l2_loss, weight_decay, sparse_softmax_cross_entropy(_grad),
 /// categorical_cross_entropy(_grad), correct_count.
 void populateLossToLinalgPatterns(mlir::RewritePatternSet &patterns);

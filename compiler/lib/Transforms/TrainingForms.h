@@ -1,0 +1,29 @@
+//===- TrainingForms.h - layers in their training form ----------*- C++ -*-===//
+//
+// Part of nnc. The layers that behave differently in training (batch_norm,
+// dropout) in the functions nn-generate-training derives.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNC_TRANSFORMS_TRAININGFORMS_H
+#define NNC_TRANSFORMS_TRAININGFORMS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace nnc {
+
+/// Replaces, in `func`, every nn.batch_norm by nn.batch_norm_train (the
+/// batch's statistics) and every nn.dropout by nn.dropout_train at `step`.
+/// With `updateMovingStatistics`, also assigns each batch norm's moving
+/// mean and variance parameters their new moving averages (before the
+/// terminator). Fails at a batch norm whose moving statistics are not
+/// parameters.
+mlir::LogicalResult useTrainingForms(mlir::func::FuncOp func, mlir::Value step,
+                                     bool updateMovingStatistics);
+
+/// Whether `func` has a layer that needs the global step in training.
+bool needsStep(mlir::func::FuncOp func);
+
+} // namespace nnc
+
+#endif // NNC_TRANSFORMS_TRAININGFORMS_H

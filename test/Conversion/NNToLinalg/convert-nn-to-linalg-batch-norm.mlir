@@ -1,0 +1,77 @@
+// RUN: nnc-opt %s --convert-nn-to-linalg --split-input-file | FileCheck %s
+
+// Batch norm is one generic op reading the per-channel operands through
+// the last axis: scale * (x - mean) * rsqrt(variance + eps) + offset.
+// CHECK-DAG: #[[ALL:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @batch_norm
+// CHECK: linalg.generic {indexing_maps = [#[[ALL]], #[[CH]], #[[CH]], #[[CH]], #[[CH]], #[[ALL]]], iterator_types = ["parallel", "parallel"]} ins(%arg0, %arg1, %arg2, %arg3, %arg4 :
+// CHECK-NEXT: ^bb0(%[[X:[^:]*]]: f32, %[[SCALE:[^:]*]]: f32, %[[OFF:[^:]*]]: f32, %[[MEAN:[^:]*]]: f32, %[[VAR:[^:]*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[EPS:.*]] = arith.constant 1.000000e-03 : f32
+// CHECK-NEXT: %[[V:.*]] = arith.addf %[[VAR]], %[[EPS]] : f32
+// CHECK-NEXT: %[[INV:.*]] = math.rsqrt %[[V]] : f32
+// CHECK-NEXT: %[[C:.*]] = arith.subf %[[X]], %[[MEAN]] : f32
+// CHECK-NEXT: %[[F:.*]] = arith.mulf %[[SCALE]], %[[INV]] : f32
+// CHECK-NEXT: %[[N:.*]] = arith.mulf %[[C]], %[[F]] : f32
+// CHECK-NEXT: %[[R:.*]] = arith.addf %[[N]], %[[OFF]] : f32
+// CHECK-NEXT: linalg.yield %[[R]] : f32
+func.func @batch_norm(%x: tensor<2x8xf32>, %scale: tensor<8xf32>, %offset: tensor<8xf32>, %mean: tensor<8xf32>, %var: tensor<8xf32>) -> tensor<2x8xf32> {
+  %0 = nn.batch_norm %x, %scale, %offset, %mean, %var {epsilon = 1.0e-3 : f64} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+// Training: per-channel sums loop over the channel first, the other axes
+// after it. The mean is the sum over n = 6; the variance is the mean of the
+// squared centred values (two passes, biased); the output normalises with
+// them.
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2) -> (d1, d2, d0)>
+// CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1, d2) -> (d0)>
+// CHECK-LABEL: func.func @batch_norm_train
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[CH]]], iterator_types = ["parallel", "reduction", "reduction"]} ins(%arg0 : tensor<2x3x4xf32>)
+// CHECK: arith.addf
+// CHECK: %[[MEAN:.*]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<4xf32>)
+// CHECK: arith.constant 0.166666672 : f32
+// CHECK: %[[SQ:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[CH]], #[[CH]]], iterator_types = ["parallel", "reduction", "reduction"]} ins(%arg0, %[[MEAN]] : tensor<2x3x4xf32>, tensor<4xf32>)
+// CHECK: %[[D:.*]] = arith.subf
+// CHECK-NEXT: %[[D2:.*]] = arith.mulf %[[D]], %[[D]] : f32
+// CHECK: %[[VAR:.*]] = linalg.generic {{.*}} ins(%[[SQ]] : tensor<4xf32>)
+// CHECK: %[[Y:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1, %arg2, %[[MEAN]], %[[VAR]] :
+// CHECK: math.rsqrt
+// CHECK: return %[[Y]], %[[MEAN]], %[[VAR]]
+func.func @batch_norm_train(%x: tensor<2x3x4xf32>, %scale: tensor<4xf32>, %offset: tensor<4xf32>) -> (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %y, %m, %v = nn.batch_norm_train %x, %scale, %offset {epsilon = 1.0e-3 : f64} : (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>)
+  return %y, %m, %v : tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// The gradient: offset_grad = sum(dy), scale_grad = sum(dy * xhat), and
+// dx = scale * rstd * (dy - offset_grad / n - xhat * scale_grad / n).
+// CHECK-LABEL: func.func @batch_norm_grad
+// CHECK: %[[DB:.*]] = linalg.generic {{.*}} ins(%arg4 : tensor<2x3x4xf32>)
+// CHECK: %[[DG:.*]] = linalg.generic {{.*}} ins(%arg0, %arg4, %arg2, %arg3 : tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK: math.rsqrt
+// CHECK: %[[DX:.*]] = linalg.generic {{.*}} ins(%arg0, %arg4, %arg1, %arg2, %arg3, %[[DG]], %[[DB]] :
+// CHECK: %[[INVN:.*]] = arith.constant 0.166666672 : f32
+// CHECK: return %[[DX]], %[[DG]], %[[DB]]
+func.func @batch_norm_grad(%x: tensor<2x3x4xf32>, %scale: tensor<4xf32>, %mean: tensor<4xf32>, %var: tensor<4xf32>, %dy: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %dx, %ds, %db = nn.batch_norm_grad %x, %scale, %mean, %var, %dy {epsilon = 1.0e-3 : f64} : (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>)
+  return %dx, %ds, %db : tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Moving average: decay * average + (1 - decay) * correction * value.
+// CHECK-LABEL: func.func @moving_average
+// CHECK: ^bb0(%[[A:[^:]*]]: f32, %[[V:[^:]*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[DECAY:.*]] = arith.constant 0.899999976 : f32
+// CHECK-NEXT: %[[X:.*]] = arith.mulf %[[A]], %[[DECAY]] : f32
+// CHECK-NEXT: %[[W:.*]] = arith.constant 1.200000e-01 : f32
+// CHECK-NEXT: %[[Y:.*]] = arith.mulf %[[V]], %[[W]] : f32
+// CHECK-NEXT: arith.addf %[[X]], %[[Y]] : f32
+func.func @moving_average(%a: tensor<4xf32>, %v: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = nn.moving_average %a, %v {decay = 0.9 : f64, correction = 1.2 : f64} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
