@@ -74,7 +74,7 @@ def tf_pads(size, window, stride, mode):
     return total // 2, total - total // 2
 
 
-# --- the nets ------------------------------------------------------------------
+# --- the nets ----------------------------------------------------------------
 #
 # `n` is the framework's layer set: conv, max_pool, avg_pool, concat,
 # add_relu, spatial_mean, flatten, affine, dropout and channels. `n.bn`, when
@@ -222,7 +222,7 @@ def affine_stddev(cin, relu):
     return math.sqrt((2.0 if relu else 1.0) / cin)
 
 
-# --- TensorFlow ----------------------------------------------------------------
+# --- TensorFlow --------------------------------------------------------------
 
 
 class TFLayers:
@@ -342,7 +342,7 @@ def tf_step(model, batch, framework, threads):
     return lambda: float(step()), {"tensorflow": tf.__version__}
 
 
-# --- PyTorch -------------------------------------------------------------------
+# --- PyTorch -----------------------------------------------------------------
 
 
 class TorchLayers:
@@ -476,7 +476,7 @@ def torch_step(model, batch, framework, threads):
     return step, {"torch": torch.__version__}
 
 
-# --- timing --------------------------------------------------------------------
+# --- timing ------------------------------------------------------------------
 
 
 def run(step, steps, warmup):
