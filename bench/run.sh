@@ -3,9 +3,17 @@
 # PyTorch and NumPy's BLAS on this machine. Installs the peers when missing
 # (Debian: python3-torch, python3-matplotlib, libopenblas0-pthread, which
 # becomes NumPy's BLAS). Flags go to compare.py (--quick, --threads=N).
+# With --venv first, compare.py and its peers run in bench/.venv instead
+# (bench/venv.sh: PyTorch 2 and NumPy from PyPI).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
+if [ "${1:-}" = --venv ]; then
+  shift
+  python=$("$root/bench/venv.sh")
+  exec "$python" "$root/bench/compare.py" \
+    --build "${NNC_BUILD_DIR:-$root/build}" "$@"
+fi
 missing=()
 for pkg in python3-torch python3-matplotlib libopenblas0-pthread; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
