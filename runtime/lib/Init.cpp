@@ -38,6 +38,29 @@ static void truncatedNormal(float *data, int64_t n, double mean, double stddev,
   }
 }
 
+/// TensorFlow's variance_scaling_initializer.
+static void varianceScaling(const Initializer &init, const Fans &fans,
+                            float *data,
+                     int64_t n, std::mt19937_64 &rng) {
+  double fan = init.mode == "fan_in"    ? fans.in
+               : init.mode == "fan_out" ? fans.out
+                                        : (fans.in + fans.out) / 2.0;
+  double variance = init.scale / std::max(1.0, fan);
+  if (init.distribution == "uniform") {
+    double limit = std::sqrt(3.0 * variance);
+    std::uniform_real_distribution<double> uniform(-limit, limit);
+    for (int64_t i = 0; i < n; ++i)
+      data[i] = static_cast<float>(uniform(rng));
+  } else if (init.distribution == "untruncated_normal") {
+    std::normal_distribution<double> normal(0.0, std::sqrt(variance));
+    for (int64_t i = 0; i < n; ++i)
+      data[i] = static_cast<float>(normal(rng));
+  } else {
+    truncatedNormal(data, n, 0.0,
+                    std::sqrt(variance) / kTruncatedStddevCorrection, rng);
+  }
+}
+
 void nnrt::initialize(const Initializer &init, const Shape &shape, float *data,
                       std::mt19937_64 &rng) {
   int64_t n = elementCount(shape);
@@ -66,6 +89,8 @@ void nnrt::initialize(const Initializer &init, const Shape &shape, float *data,
                     std::sqrt(2.0 / (fans.in + fans.out)) /
                         kTruncatedStddevCorrection,
                     rng);
+  } else if (init.kind == "variance_scaling") {
+    varianceScaling(init, fans, data, n, rng);
   } else { // he_normal
     truncatedNormal(data, n, 0.0,
                     std::sqrt(2.0 / fans.in) / kTruncatedStddevCorrection, rng);

@@ -89,9 +89,15 @@ Initializer readInit(Fields &f, const Json &j, const std::string &where) {
   opt("stddev", init.stddev);
   opt("min", init.min);
   opt("max", init.max);
+  opt("scale", init.scale);
+  if (const Json *v = j.get("mode"); v && v->kind == Json::String)
+    init.mode = v->string;
+  if (const Json *v = j.get("distribution"); v && v->kind == Json::String)
+    init.distribution = v->string;
   static const char *kinds[] = {
-      "zeros",   "constant",       "normal",        "truncated_normal",
-      "uniform", "glorot_uniform", "glorot_normal", "he_normal"};
+      "zeros",          "constant",      "normal",    "truncated_normal",
+      "uniform",        "glorot_uniform", "glorot_normal", "he_normal",
+      "variance_scaling"};
   bool known = false;
   for (const char *k : kinds)
     known |= init.kind == k;

@@ -241,6 +241,23 @@ CallArgs::getPair(StringRef key, std::optional<SmallVector<int64_t, 2>> def) {
   return result;
 }
 
+FailureOr<SmallVector<double>> CallArgs::getFloatList(StringRef key) {
+  const ast::Expr *expr = get(key);
+  if (!expr)
+    return missing(key);
+  if (expr->kind != ast::Expr::List || expr->operands.empty())
+    return error(expr->loc) << "'" << key << "' must be a list of numbers "
+                            << "such as [0.1, 0.01]";
+  SmallVector<double> result;
+  for (const auto &element : expr->operands) {
+    FailureOr<double> v = eval.evalFloat(*element, key);
+    if (failed(v))
+      return failure();
+    result.push_back(*v);
+  }
+  return result;
+}
+
 FailureOr<SmallVector<int64_t>> CallArgs::getIntList(StringRef key,
                                                      bool allowInfer) {
   const ast::Expr *expr = get(key);
@@ -310,13 +327,44 @@ const InitKind kInitKinds[] = {
     {"glorot_uniform", {}},
     {"glorot_normal", {}},
     {"he_normal", {}},
+    {"variance_scaling", {"scale", "mode", "distribution"}},
 };
+
+/// Arguments whose value is a name, with the names they accept.
+struct NameArg {
+  StringRef key;
+  llvm::SmallVector<StringRef, 3> choices;
+};
+const NameArg kNameArgs[] = {
+    {"mode", {"fan_in", "fan_out", "fan_avg"}},
+    {"distribution", {"truncated_normal", "untruncated_normal", "uniform"}},
+};
+
+/// An initialiser's arguments: numbers, and names (variance_scaling's mode
+/// and distribution).
+struct InitArgs {
+  llvm::StringMap<double> numbers;
+  llvm::StringMap<std::string> names;
+  bool has(StringRef key) const {
+    return numbers.count(key) || names.count(key);
+  }
+};
+
+/// Reads `value` as one of the names `arg` accepts.
+LogicalResult readNameArg(Evaluator &eval, const NameArg &arg,
+                          const ast::Expr &value, InitArgs &out) {
+  if (value.kind != ast::Expr::Name ||
+      !llvm::is_contained(arg.choices, StringRef(value.name)))
+    return eval.error(value.loc) << "'" << arg.key << "' must be one of "
+                                 << llvm::join(arg.choices, ", ");
+  out.names[arg.key] = value.name;
+  return success();
+}
 
 /// Reads the arguments of `call` (positional, then by keyword) into
 /// `values`, keyed by parameter name.
 LogicalResult readInitArgs(Evaluator &eval, const InitKind &kind,
-                           const ast::Call &call,
-                           llvm::StringMap<double> &values) {
+                           const ast::Call &call, InitArgs &values) {
   unsigned position = 0;
   for (const ast::Arg &arg : call.args) {
     StringRef key = arg.key;
@@ -331,12 +379,19 @@ LogicalResult readInitArgs(Evaluator &eval, const InitKind &kind,
       return eval.error(at)
              << "'" << kind.name << "' has no argument '" << key << "'";
     }
-    if (values.count(key))
+    if (values.has(key))
       return eval.error(at) << "argument '" << key << "' is given twice";
+    const NameArg *named = llvm::find_if(
+        kNameArgs, [&](const NameArg &n) { return n.key == key; });
+    if (named != std::end(kNameArgs)) {
+      if (failed(readNameArg(eval, *named, *arg.value, values)))
+        return failure();
+      continue;
+    }
     FailureOr<double> v = eval.evalFloat(*arg.value, key);
     if (failed(v))
       return failure();
-    values[key] = *v;
+    values.numbers[key] = *v;
   }
   return success();
 }
@@ -344,7 +399,8 @@ LogicalResult readInitArgs(Evaluator &eval, const InitKind &kind,
 /// The attribute of an initialiser of `kind` with argument `values`.
 FailureOr<Attribute> buildInitializer(Evaluator &eval, const ast::Expr &expr,
                                       const InitKind &kind,
-                                      const llvm::StringMap<double> &values) {
+                                      const InitArgs &args) {
+  const llvm::StringMap<double> &values = args.numbers;
   MLIRContext *ctx = eval.loc(expr.loc).getContext();
   StringRef name = kind.name;
   auto value = [&](StringRef key,
@@ -366,6 +422,22 @@ FailureOr<Attribute> buildInitializer(Evaluator &eval, const ast::Expr &expr,
     return Attribute(nn::GlorotNormalInitAttr::get(ctx));
   if (name == "he_normal")
     return Attribute(nn::HeNormalInitAttr::get(ctx));
+  if (name == "variance_scaling") {
+    auto scale = value("scale", 1.0);
+    if (failed(scale))
+      return failure();
+    if (!(scale->convertToDouble() > 0))
+      return eval.error(expr.loc) << "'variance_scaling' needs a positive "
+                                     "scale, got "
+                                  << nn::formatNumber(scale->convertToDouble());
+    auto name = [&](StringRef key, StringRef def) {
+      auto it = args.names.find(key);
+      return it == args.names.end() ? def : StringRef(it->second);
+    };
+    return Attribute(nn::VarianceScalingInitAttr::get(
+        ctx, *scale, name("mode", "fan_in"),
+        name("distribution", "truncated_normal")));
+  }
   if (name == "constant") {
     auto v = value("value", std::nullopt);
     if (failed(v))
@@ -416,7 +488,7 @@ FailureOr<Attribute> nnc::detail::evalInitializer(Evaluator &eval,
            << "expected an initialiser (" << llvm::join(names, ", ")
            << (allowNone ? ", none" : "") << ")";
   }
-  llvm::StringMap<double> values;
+  InitArgs values;
   if (call && failed(readInitArgs(eval, *kind, *call, values)))
     return failure();
   return buildInitializer(eval, expr, *kind, values);

@@ -451,7 +451,8 @@ LogicalResult ModelGen::genOptimizer(const ast::Statement &stmt) {
     return emitError(loc) << "unknown optimizer '" << call.callee
                           << "'; expected sgd or adam";
   bool isSGD = *kind == nn::OptimizerKind::SGD;
-  SmallVector<StringRef> keys = {"learning_rate", "weight_decay", "schedule"};
+  SmallVector<StringRef> keys = {"learning_rate", "weight_decay", "schedule",
+                                 "warmup_steps"};
   if (isSGD)
     keys.append({"momentum", "nesterov"});
   else
@@ -465,33 +466,21 @@ LogicalResult ModelGen::genOptimizer(const ast::Statement &stmt) {
   auto beta1 = args.getFloat("beta1", 0.9);
   auto beta2 = args.getFloat("beta2", 0.999);
   auto epsilon = args.getFloat("epsilon", 1e-7);
+  auto warmup = args.getInt("warmup_steps", 0, 0);
   if (failed(lr) || failed(wd) || failed(momentum) || failed(nesterov) ||
-      failed(beta1) || failed(beta2) || failed(epsilon))
+      failed(beta1) || failed(beta2) || failed(epsilon) || failed(warmup))
     return failure();
 
-  nn::ExponentialDecayAttr schedule;
+  Attribute schedule;
   if (const ast::Expr *s = args.get("schedule")) {
-    if (s->kind != ast::Expr::CallExpr ||
-        s->call->callee != "exponential_decay")
-      return emitError(locator.get(s->loc))
-             << "'schedule' must be exponential_decay(rate=..., steps=..., "
-                "staircase=...)";
-    CallArgs sargs(eval, *s->call);
-    if (failed(sargs.check({"rate", "steps", "staircase"}, 0, 0,
-                           "no positional arguments")))
+    FailureOr<Attribute> parsed = genSchedule(*s);
+    if (failed(parsed))
       return failure();
-    auto rate = sargs.getFloat("rate", std::nullopt);
-    auto steps = sargs.getInt("steps", std::nullopt, 1);
-    auto staircase = sargs.getBool("staircase", false);
-    if (failed(rate) || failed(steps) || failed(staircase))
-      return failure();
-    schedule = nn::ExponentialDecayAttr::get(builder.getContext(),
-                                             llvm::APFloat(*rate), *steps,
-                                             builder.getBoolAttr(*staircase));
+    schedule = *parsed;
   }
   if (failed(nn::verifyOptimizerConfig(loc, *kind, *lr, *momentum, *nesterov,
                                        *wd, *beta1, *beta2, *epsilon,
-                                       schedule)))
+                                       schedule, *warmup)))
     return failure();
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(forward);
@@ -500,8 +489,46 @@ LogicalResult ModelGen::genOptimizer(const ast::Statement &stmt) {
       builder.getF64FloatAttr(*lr), builder.getF64FloatAttr(*momentum),
       builder.getBoolAttr(*nesterov), builder.getF64FloatAttr(*wd),
       builder.getF64FloatAttr(*beta1), builder.getF64FloatAttr(*beta2),
-      builder.getF64FloatAttr(*epsilon), schedule);
+      builder.getF64FloatAttr(*epsilon), schedule,
+      builder.getI64IntegerAttr(*warmup));
   return success();
+}
+
+FailureOr<Attribute> ModelGen::genSchedule(const ast::Expr &s) {
+  MLIRContext *ctx = builder.getContext();
+  if (s.kind == ast::Expr::CallExpr &&
+      s.call->callee == "piecewise_constant") {
+    CallArgs args(eval, *s.call);
+    if (failed(args.check({"boundaries", "values"}, 0, 0,
+                          "no positional arguments")))
+      return failure();
+    auto boundaries = args.getIntList("boundaries", /*allowInfer=*/false);
+    auto values = succeeded(boundaries) ? args.getFloatList("values")
+                                        : FailureOr<SmallVector<double>>();
+    if (failed(boundaries) || failed(values) ||
+        failed(nn::verifyPiecewiseConstant(locator.get(s.loc), *boundaries,
+                                           *values)))
+      return failure();
+    return Attribute(nn::PiecewiseConstantAttr::get(
+        ctx, DenseI64ArrayAttr::get(ctx, *boundaries),
+        DenseF64ArrayAttr::get(ctx, *values)));
+  }
+  if (s.kind != ast::Expr::CallExpr || s.call->callee != "exponential_decay")
+    return emitError(locator.get(s.loc))
+           << "'schedule' must be exponential_decay(rate=..., steps=..., "
+              "staircase=...) or piecewise_constant(boundaries=[...], "
+              "values=[...])";
+  CallArgs args(eval, *s.call);
+  if (failed(args.check({"rate", "steps", "staircase"}, 0, 0,
+                        "no positional arguments")))
+    return failure();
+  auto rate = args.getFloat("rate", std::nullopt);
+  auto steps = args.getInt("steps", std::nullopt, 1);
+  auto staircase = args.getBool("staircase", false);
+  if (failed(rate) || failed(steps) || failed(staircase))
+    return failure();
+  return Attribute(nn::ExponentialDecayAttr::get(
+      ctx, llvm::APFloat(*rate), *steps, builder.getBoolAttr(*staircase)));
 }
 
 OwningOpRef<ModuleOp> nnc::genModel(const SourceLocator &locator,

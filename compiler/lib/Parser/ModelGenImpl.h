@@ -83,6 +83,8 @@ public:
   /// A list of integers (`[batch, 2304]`); `-1` allowed when `allowInfer`.
   mlir::FailureOr<llvm::SmallVector<int64_t>> getIntList(llvm::StringRef key,
                                                          bool allowInfer);
+  /// A non-empty list of real numbers (`[0.1, 0.01]`).
+  mlir::FailureOr<llvm::SmallVector<double>> getFloatList(llvm::StringRef key);
   /// One of `choices`, written as a bare name.
   mlir::FailureOr<llvm::StringRef>
   getChoice(llvm::StringRef key, llvm::ArrayRef<llvm::StringRef> choices,
@@ -139,6 +141,7 @@ private:
   mlir::LogicalResult genTensorDecl(const ast::Statement &stmt);
   mlir::LogicalResult genLayer(const ast::Statement &stmt);
   mlir::LogicalResult genOptimizer(const ast::Statement &stmt);
+  mlir::FailureOr<mlir::Attribute> genSchedule(const ast::Expr &schedule);
   mlir::LogicalResult checkComplete(mlir::Location fileLoc);
   mlir::LogicalResult finishForward();
   mlir::LogicalResult genLoss();

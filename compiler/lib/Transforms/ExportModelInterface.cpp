@@ -63,6 +63,11 @@ json::Object initializer(Attribute init) {
     return json::Object{{"kind", "glorot_uniform"}};
   if (isa<nn::GlorotNormalInitAttr>(init))
     return json::Object{{"kind", "glorot_normal"}};
+  if (auto v = dyn_cast<nn::VarianceScalingInitAttr>(init))
+    return json::Object{{"kind", "variance_scaling"},
+                        {"scale", num(v.getScale())},
+                        {"mode", v.getMode()},
+                        {"distribution", v.getDistribution()}};
   return json::Object{{"kind", "he_normal"}};
 }
 
@@ -76,11 +81,24 @@ json::Value optimizer(nn::OptimizerOp op) {
                  {"beta1", num(op.getBeta1Attr())},
                  {"beta2", num(op.getBeta2Attr())},
                  {"epsilon", num(op.getEpsilonAttr())}};
-  if (auto s = op.getScheduleAttr())
+  if (auto s = dyn_cast_or_null<nn::ExponentialDecayAttr>(op.getScheduleAttr()))
     o["schedule"] = json::Object{{"kind", "exponential_decay"},
                                  {"rate", s.getRate().convertToDouble()},
                                  {"steps", s.getSteps()},
                                  {"staircase", s.getStaircase().getValue()}};
+  if (auto s =
+          dyn_cast_or_null<nn::PiecewiseConstantAttr>(op.getScheduleAttr())) {
+    json::Array boundaries, values;
+    for (int64_t b : s.getBoundaries().asArrayRef())
+      boundaries.push_back(b);
+    for (double v : s.getValues().asArrayRef())
+      values.push_back(v);
+    o["schedule"] = json::Object{{"kind", "piecewise_constant"},
+                                 {"boundaries", std::move(boundaries)},
+                                 {"values", std::move(values)}};
+  }
+  if (int64_t warmup = op.getWarmupStepsAttr().getInt())
+    o["warmup_steps"] = warmup;
   return o;
 }
 

@@ -204,6 +204,31 @@ struct GenerateTrainingPass
         nn::ZerosInitAttr::get(module.getContext()), b.getUnitAttr());
   }
 
+  /// The optimizer's learning rate at `step`.
+  Value learningRate(OpBuilder &b, Location loc, Value step,
+                     nn::OptimizerOp opt) {
+    FloatAttr decay;
+    IntegerAttr decaySteps;
+    UnitAttr staircase;
+    DenseI64ArrayAttr boundaries;
+    DenseF64ArrayAttr values;
+    if (auto s = dyn_cast_or_null<nn::ExponentialDecayAttr>(
+            opt.getScheduleAttr())) {
+      decay = b.getF64FloatAttr(s.getRate().convertToDouble());
+      decaySteps = b.getI64IntegerAttr(s.getSteps());
+      if (s.getStaircase().getValue())
+        staircase = b.getUnitAttr();
+    }
+    if (auto s = dyn_cast_or_null<nn::PiecewiseConstantAttr>(
+            opt.getScheduleAttr())) {
+      boundaries = s.getBoundaries();
+      values = s.getValues();
+    }
+    return nn::LearningRateOp::create(
+        b, loc, step.getType(), step, opt.getLearningRateAttr(), decay,
+        decaySteps, staircase, boundaries, values, opt.getWarmupStepsAttr());
+  }
+
   /// The global step, read at the start of the copy.
   Value readStep(ModuleOp module, const LossCopy &c) {
     auto scalar = RankedTensorType::get({}, Float32Type::get(&getContext()));
@@ -233,18 +258,7 @@ struct GenerateTrainingPass
 
     auto scalar = RankedTensorType::get({}, b.getF32Type());
     auto stepParam = step.getDefiningOp<nn::GetParamOp>();
-    FloatAttr decay;
-    IntegerAttr decaySteps;
-    UnitAttr staircase;
-    if (auto s = opt.getScheduleAttr()) {
-      decay = b.getF64FloatAttr(s.getRate().convertToDouble());
-      decaySteps = b.getI64IntegerAttr(s.getSteps());
-      if (s.getStaircase().getValue())
-        staircase = b.getUnitAttr();
-    }
-    Value lr = nn::LearningRateOp::create(b, loc, scalar, step,
-                                          opt.getLearningRateAttr(), decay,
-                                          decaySteps, staircase);
+    Value lr = learningRate(b, loc, step, opt);
 
     bool adam = opt.getKind() == nn::OptimizerKind::Adam;
     double momentum = opt.getMomentum().convertToDouble();

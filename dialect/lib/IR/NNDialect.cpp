@@ -36,5 +36,6 @@ void NNDialect::initialize() {
 bool mlir::nn::isInitializerAttr(Attribute attr) {
   return isa<ZerosInitAttr, ConstantInitAttr, NormalInitAttr,
              TruncatedNormalInitAttr, UniformInitAttr, GlorotUniformInitAttr,
-             GlorotNormalInitAttr, HeNormalInitAttr>(attr);
+             GlorotNormalInitAttr, HeNormalInitAttr, VarianceScalingInitAttr>(
+      attr);
 }

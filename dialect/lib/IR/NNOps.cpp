@@ -67,7 +67,7 @@ LogicalResult OptimizerOp::verify() {
           getMomentum().convertToDouble(), getNesterov(),
           getWeightDecay().convertToDouble(), getBeta1().convertToDouble(),
           getBeta2().convertToDouble(), getEpsilon().convertToDouble(),
-          getScheduleAttr())))
+          getScheduleAttr(), getWarmupStepsAttr().getInt())))
     return failure();
   auto module = (*this)->getParentOp();
   if (module) {

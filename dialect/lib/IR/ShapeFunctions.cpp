@@ -477,8 +477,23 @@ LogicalResult mlir::nn::verifyInitializer(OptLoc loc, Attribute init,
                                "uniform initialiser needs min < max, got [",
                                formatNumber(u.getMin().convertToDouble()), ", ",
                                formatNumber(u.getMax().convertToDouble()), ")");
-  if (isa<GlorotUniformInitAttr, GlorotNormalInitAttr, HeNormalInitAttr>(
-          init) &&
+  if (auto v = dyn_cast<VarianceScalingInitAttr>(init)) {
+    double scale = v.getScale().convertToDouble();
+    if (!(scale > 0 && std::isfinite(scale)))
+      return emitOptionalError(loc, "variance_scaling scale must be positive, ",
+                               "got ", formatNumber(scale));
+    if (!llvm::is_contained({"fan_in", "fan_out", "fan_avg"}, v.getMode()))
+      return emitOptionalError(loc, "variance_scaling mode must be fan_in, ",
+                               "fan_out or fan_avg, got ", v.getMode());
+    if (!llvm::is_contained({"truncated_normal", "untruncated_normal",
+                             "uniform"},
+                            v.getDistribution()))
+      return emitOptionalError(loc, "variance_scaling distribution must be ",
+                               "truncated_normal, untruncated_normal or ",
+                               "uniform, got ", v.getDistribution());
+  }
+  if (isa<GlorotUniformInitAttr, GlorotNormalInitAttr, HeNormalInitAttr,
+          VarianceScalingInitAttr>(init) &&
       type.getRank() != 2 && type.getRank() != 4)
     return emitOptionalError(loc,
                              "fan-based initialisers need a [in, out] "
@@ -506,7 +521,8 @@ LogicalResult mlir::nn::verifyOptimizerConfig(OptLoc loc, OptimizerKind kind,
                                               double momentum, bool nesterov,
                                               double weightDecay, double beta1,
                                               double beta2, double epsilon,
-                                              ExponentialDecayAttr schedule) {
+                                              Attribute schedule,
+                                              int64_t warmupSteps) {
   auto check = [&](double v, bool ok, StringRef what) -> LogicalResult {
     if (ok && std::isfinite(v))
       return success();
@@ -531,15 +547,42 @@ LogicalResult mlir::nn::verifyOptimizerConfig(OptLoc loc, OptimizerKind kind,
   if (kind == OptimizerKind::Adam && (momentum != 0 || nesterov))
     return emitOptionalError(
         loc, "optimizer: momentum and nesterov apply to sgd, not adam");
-  if (schedule) {
-    double rate = schedule.getRate().convertToDouble();
+  if (warmupSteps < 0)
+    return emitOptionalError(loc, "optimizer: warmup_steps must be >= 0, got ",
+                             warmupSteps);
+  if (auto decay = dyn_cast_or_null<ExponentialDecayAttr>(schedule)) {
+    double rate = decay.getRate().convertToDouble();
     if (failed(check(rate, rate > 0 && rate <= 1,
                      "schedule rate must be in (0, 1]")))
       return failure();
-    if (schedule.getSteps() < 1)
+    if (decay.getSteps() < 1)
       return emitOptionalError(
           loc, "optimizer: schedule steps must be positive, got ",
-          schedule.getSteps());
+          decay.getSteps());
   }
+  if (auto pieces = dyn_cast_or_null<PiecewiseConstantAttr>(schedule))
+    return verifyPiecewiseConstant(loc, pieces.getBoundaries().asArrayRef(),
+                                   pieces.getValues().asArrayRef());
+  return success();
+}
+
+LogicalResult mlir::nn::verifyPiecewiseConstant(OptLoc loc,
+                                                ArrayRef<int64_t> boundaries,
+                                                ArrayRef<double> values) {
+  if (values.size() != boundaries.size() + 1)
+    return emitOptionalError(loc, "piecewise_constant: needs one more value "
+                                  "than boundaries, got ",
+                             values.size(), " values and ", boundaries.size(),
+                             " boundaries");
+  for (size_t i = 1; i < boundaries.size(); ++i)
+    if (boundaries[i] <= boundaries[i - 1])
+      return emitOptionalError(loc, "piecewise_constant: boundaries must ",
+                               "increase, got ", boundaries[i - 1], " then ",
+                               boundaries[i]);
+  for (double v : values)
+    if (!(v > 0 && std::isfinite(v)))
+      return emitOptionalError(loc, "piecewise_constant: values must be ",
+                               "positive learning rates, got ",
+                               formatNumber(v));
   return success();
 }

@@ -27,8 +27,10 @@ std::string formatShape(const Shape &shape);
 
 struct Initializer {
   std::string kind; // zeros, constant, normal, truncated_normal, uniform,
-                    // glorot_uniform, glorot_normal, he_normal
-  double value = 0, mean = 0, stddev = 0, min = 0, max = 0;
+                    // glorot_uniform, glorot_normal, he_normal,
+                    // variance_scaling
+  double value = 0, mean = 0, stddev = 0, min = 0, max = 0, scale = 1;
+  std::string mode = "fan_in", distribution = "truncated_normal";
 };
 
 struct Parameter {

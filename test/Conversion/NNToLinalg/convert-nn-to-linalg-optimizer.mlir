@@ -51,6 +51,32 @@ func.func @learning_rate(%step: tensor<f32>) -> (tensor<f32>, tensor<f32>, tenso
 
 // -----
 
+// piecewise_constant: values[i + 1] once step > boundaries[i]; warmup
+// scales by step / N while step < N.
+// CHECK-LABEL: func.func @piecewise_warmup
+// CHECK: ^bb0(%[[STEP:[^:]*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[V0:.*]] = arith.constant 1.000000e-01 : f32
+// CHECK-NEXT: %[[B0:.*]] = arith.constant 1.000000e+01 : f32
+// CHECK-NEXT: %[[P0:.*]] = arith.cmpf ogt, %[[STEP]], %[[B0]] : f32
+// CHECK-NEXT: %[[V1:.*]] = arith.constant 0.00999999977 : f32
+// CHECK-NEXT: %[[R1:.*]] = arith.select %[[P0]], %[[V1]], %[[V0]] : f32
+// CHECK-NEXT: %[[B1:.*]] = arith.constant 2.000000e+01 : f32
+// CHECK-NEXT: %[[P1:.*]] = arith.cmpf ogt, %[[STEP]], %[[B1]] : f32
+// CHECK-NEXT: %[[V2:.*]] = arith.constant 1.000000e-03 : f32
+// CHECK-NEXT: %[[R2:.*]] = arith.select %[[P1]], %[[V2]], %[[R1]] : f32
+// CHECK-NEXT: %[[N:.*]] = arith.constant 5.000000e+00 : f32
+// CHECK-NEXT: %[[F:.*]] = arith.divf %[[STEP]], %[[N]] : f32
+// CHECK-NEXT: %[[RAMP:.*]] = arith.mulf %[[R2]], %[[F]] : f32
+// CHECK-NEXT: %[[W:.*]] = arith.cmpf olt, %[[STEP]], %[[N]] : f32
+// CHECK-NEXT: %[[LR:.*]] = arith.select %[[W]], %[[RAMP]], %[[R2]] : f32
+// CHECK-NEXT: linalg.yield %[[LR]] : f32
+func.func @piecewise_warmup(%step: tensor<f32>) -> tensor<f32> {
+  %0 = nn.learning_rate %step {rate = 0.1 : f64, boundaries = array<i64: 10, 20>, values = array<f64: 0.1, 0.01, 0.001>, warmup_steps = 5 : i64} : (tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
 // Plain SGD: one elementwise generic writing into the parameter's own
 // tensor (outs %arg0), the rank-0 learning rate broadcast:
 // w - lr * g, or w - lr * (g + wd * w) with weight decay.

@@ -31,22 +31,51 @@ struct LearningRateLowering : OpRewritePattern<nn::LearningRateOp> {
     rewriter.replaceOp(
         op, pointwise(rewriter, op.getLoc(), type, op.getStep(),
                       [&](OpBuilder &b, Location l, ValueRange a) {
-                        Type t = a[0].getType();
-                        Value rate =
-                            floatConst(b, l, t, op.getRate().convertToDouble());
-                        if (!op.getDecay())
-                          return rate;
-                        Value exponent = arith::DivFOp::create(
-                            b, l, a[0],
-                            floatConst(b, l, t, double(*op.getDecaySteps())));
-                        if (op.getStaircase())
-                          exponent = math::FloorOp::create(b, l, exponent);
-                        Value decay = floatConst(
-                            b, l, t, op.getDecay()->convertToDouble());
-                        return mul(b, l, rate,
-                                   math::PowFOp::create(b, l, decay, exponent));
+                        return warmup(b, l, op, a[0], scheduled(b, l, op, a[0]));
                       }));
     return success();
+  }
+
+  /// The rate the schedule gives at `step`.
+  static Value scheduled(OpBuilder &b, Location l, nn::LearningRateOp op,
+                         Value step) {
+    Type t = step.getType();
+    if (auto values = op.getValuesAttr()) {
+      // values[i] once step > boundaries[i - 1].
+      Value rate = floatConst(b, l, t, values[0]);
+      for (auto [i, boundary] : llvm::enumerate(op.getBoundariesAttr()
+                                                     .asArrayRef())) {
+        Value past = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT,
+                                           step,
+                                           floatConst(b, l, t, double(boundary)));
+        rate = arith::SelectOp::create(b, l, past,
+                                       floatConst(b, l, t, values[i + 1]), rate);
+      }
+      return rate;
+    }
+    Value rate = floatConst(b, l, t, op.getRate().convertToDouble());
+    if (!op.getDecay())
+      return rate;
+    Value exponent = arith::DivFOp::create(
+        b, l, step, floatConst(b, l, t, double(*op.getDecaySteps())));
+    if (op.getStaircase())
+      exponent = math::FloorOp::create(b, l, exponent);
+    Value decay = floatConst(b, l, t, op.getDecay()->convertToDouble());
+    return mul(b, l, rate, math::PowFOp::create(b, l, decay, exponent));
+  }
+
+  /// rate * step / N while step < N = warmup_steps.
+  static Value warmup(OpBuilder &b, Location l, nn::LearningRateOp op,
+                      Value step, Value rate) {
+    int64_t steps = op.getWarmupStepsAttr().getInt();
+    if (steps <= 0)
+      return rate;
+    Type t = step.getType();
+    Value n = floatConst(b, l, t, double(steps));
+    Value ramp = mul(b, l, rate, arith::DivFOp::create(b, l, step, n));
+    Value warming =
+        arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, step, n);
+    return arith::SelectOp::create(b, l, warming, ramp, rate);
   }
 };
 

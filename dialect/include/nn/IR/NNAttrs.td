@@ -115,11 +115,39 @@ def NN_HeNormalInitAttr : NN_Attr<"HeNormalInit", "he_normal"> {
                 "sqrt(2 / fan_in) / 0.87962566103423978";
 }
 
+def NN_VarianceScalingInitAttr
+    : NN_Attr<"VarianceScalingInit", "variance_scaling"> {
+  let summary = "TensorFlow's variance_scaling_initializer";
+  let description = [{
+    n is fan_in, fan_out or their mean (`mode`, fans as glorot_uniform).
+    `truncated_normal`: stddev sqrt(scale / n) / 0.87962566103423978,
+    redrawn beyond two standard deviations; `untruncated_normal`: stddev
+    sqrt(scale / n); `uniform`: limit sqrt(3 scale / n).
+  }];
+  let parameters = (ins NN_F64Param:$scale, StringRefParameter<>:$mode,
+                        StringRefParameter<>:$distribution);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 def NN_ExponentialDecayAttr
     : NN_Attr<"ExponentialDecay", "exponential_decay"> {
   let summary = "Learning rate lr * rate^(step / steps), floored when staircase";
   let parameters = (ins NN_F64Param:$rate, "int64_t":$steps,
                         "::mlir::BoolAttr":$staircase);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def NN_PiecewiseConstantAttr
+    : NN_Attr<"PiecewiseConstant", "piecewise_constant"> {
+  let summary = "Learning rate values[i] between boundaries (TensorFlow's "
+                "piecewise_constant)";
+  let description = [{
+    `values[0]` while step <= `boundaries[0]`, `values[i]` while
+    boundaries[i-1] < step <= boundaries[i], the last value after the last
+    boundary. Boundaries increase; there is one more value than boundaries.
+  }];
+  let parameters = (ins "::mlir::DenseI64ArrayAttr":$boundaries,
+                        "::mlir::DenseF64ArrayAttr":$values);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

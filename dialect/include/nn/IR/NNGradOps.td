@@ -191,13 +191,18 @@ def NN_LearningRateOp : NN_Op<"learning_rate", [Pure]> {
   let summary = "The learning rate at a global step";
   let description = [{
     `rate * decay^(step / decay_steps)`, the exponent floored when
-    `staircase` (TensorFlow's exponential_decay); `rate` when there is no
-    `decay`.
+    `staircase` (TensorFlow's exponential_decay); with `boundaries` and
+    `values`, TensorFlow's piecewise_constant instead of `rate`; `rate` when
+    there is neither. With `warmup_steps` N > 0, times step / N while
+    step < N.
   }];
   let arguments = (ins NN_ScalarTensor:$step, F64Attr:$rate,
                        OptionalAttr<F64Attr>:$decay,
                        OptionalAttr<I64Attr>:$decay_steps,
-                       UnitAttr:$staircase);
+                       UnitAttr:$staircase,
+                       OptionalAttr<DenseI64ArrayAttr>:$boundaries,
+                       OptionalAttr<DenseF64ArrayAttr>:$values,
+                       DefaultValuedAttr<I64Attr, "0">:$warmup_steps);
   let results = (outs NN_ScalarTensor:$learning_rate);
   let assemblyFormat = "$step attr-dict `:` functional-type(operands, results)";
 }

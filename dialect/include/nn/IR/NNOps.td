@@ -61,7 +61,9 @@ def NN_OptimizerOp : NN_Op<"optimizer"> {
   let summary = "The model's optimizer and its hyper-parameters";
   let description = [{
     At most one per module. `learning_rate` is the initial rate; `schedule`
-    (optional) decays it with the global step. `weight_decay` adds
+    (optional) changes it with the global step (exponential decay, or
+    piecewise-constant values that replace it). With `warmup_steps` N > 0
+    the rate is scaled by step / N while step < N. `weight_decay` adds
     `weight_decay * w` to the gradient of every trainable parameter.
   }];
   let arguments = (ins NN_OptimizerKindAttr:$kind,
@@ -72,7 +74,10 @@ def NN_OptimizerOp : NN_Op<"optimizer"> {
                        DefaultValuedAttr<F64Attr, "0.9">:$beta1,
                        DefaultValuedAttr<F64Attr, "0.999">:$beta2,
                        DefaultValuedAttr<F64Attr, "1.0e-7">:$epsilon,
-                       OptionalAttr<NN_ExponentialDecayAttr>:$schedule);
+                       OptionalAttr<AnyAttrOf<[NN_ExponentialDecayAttr,
+                                               NN_PiecewiseConstantAttr]>>
+                           :$schedule,
+                       DefaultValuedAttr<I64Attr, "0">:$warmup_steps);
   let assemblyFormat = "$kind attr-dict";
   let hasVerifier = 1;
 }

@@ -94,7 +94,12 @@ LogicalResult verifyOptimizerConfig(OptLoc loc, OptimizerKind kind,
                                     double learningRate, double momentum,
                                     bool nesterov, double weightDecay,
                                     double beta1, double beta2, double epsilon,
-                                    ExponentialDecayAttr schedule);
+                                    Attribute schedule, int64_t warmupSteps);
+
+/// Checks a piecewise-constant schedule: increasing boundaries, one more
+/// value than boundaries, positive values.
+LogicalResult verifyPiecewiseConstant(OptLoc loc, ArrayRef<int64_t> boundaries,
+                                      ArrayRef<double> values);
 
 /// Checks that `init` can initialise a tensor of type `type`.
 LogicalResult verifyInitializer(OptLoc loc, Attribute init,
