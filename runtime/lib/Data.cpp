@@ -6,6 +6,8 @@
 
 #include "nnrt/Data.h"
 
+#include "nnrt/Init.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -26,6 +28,26 @@ void nnrt::fillSynthetic(Tensor &t, int64_t classes, std::mt19937_64 &rng) {
   std::normal_distribution<float> normal(0.0f, 0.1f);
   for (int64_t i = 0; i < t.size(); ++i)
     t.f32()[i] = normal(rng);
+}
+
+void nnrt::fillBenchmarkImages(Tensor &t, std::mt19937_64 &rng) {
+  Initializer init;
+  init.kind = "truncated_normal";
+  init.mean = 127;
+  init.stddev = 60;
+  initialize(init, t.shape(), t.f32(), rng);
+}
+
+void nnrt::fillLabels(Tensor &t, int64_t classes, std::mt19937_64 &rng) {
+  std::uniform_int_distribution<int64_t> label(
+      0, std::max<int64_t>(classes, 1) - 1);
+  for (int64_t i = 0; i < t.size(); ++i) {
+    int64_t v = label(rng);
+    if (t.type() == DType::I64)
+      t.i64()[i] = v;
+    else
+      t.i32()[i] = static_cast<int32_t>(v);
+  }
 }
 
 static bool readFile(const std::string &path, ImageSet &out,

@@ -96,3 +96,18 @@ void nnrt::initialize(const Initializer &init, const Shape &shape, float *data,
                     std::sqrt(2.0 / fans.in) / kTruncatedStddevCorrection, rng);
   }
 }
+
+void nnrt::fillConstant(Tensor &t, double value) {
+  for (int64_t i = 0; i < t.size(); ++i)
+    switch (t.type()) {
+    case DType::F32:
+      t.f32()[i] = static_cast<float>(value);
+      break;
+    case DType::I32:
+      t.i32()[i] = static_cast<int32_t>(value);
+      break;
+    case DType::I64:
+      t.i64()[i] = static_cast<int64_t>(value);
+      break;
+    }
+}

@@ -39,6 +39,13 @@ static void format(const Json &v, int depth, std::string &out) {
       return;
     }
     char buffer[32];
+    // Whole numbers as integers (100, not 1e+02), up to 2^53.
+    if (v.number == std::trunc(v.number) && std::fabs(v.number) <= 9.0e15) {
+      std::snprintf(buffer, sizeof buffer, "%lld",
+                    static_cast<long long>(v.number));
+      out += buffer;
+      return;
+    }
     std::snprintf(buffer, sizeof buffer, "%.17g", v.number);
     // The shortest form that reads back the same double.
     for (int precision = 1; precision < 17; ++precision) {

@@ -153,11 +153,13 @@ Layer readLayer(Fields &f, const Json &l) {
 }
 
 /// The members after the interface version: name, batch size, parameters,
-/// entry points, and the optional layers, build and optimizer.
+/// entry points, and the optional benchmark, layers, build and optimizer.
 void readMembers(Fields &f, const Json &root, ModelInfo &out) {
   out.name = f.str(root, "name", "model");
   if (const Json *b = root.get("batch_size"); b && b->kind == Json::Number)
     out.batchSize = static_cast<int64_t>(b->number);
+  if (root.get("benchmark"))
+    out.benchmark = f.str(root, "benchmark", "model");
   if (const Json *params = f.member(root, "parameters", Json::Array, "model"))
     for (const Json &p : params->array)
       out.parameters.push_back(readParameter(f, p));
@@ -178,7 +180,8 @@ void readMembers(Fields &f, const Json &root, ModelInfo &out) {
     out.optimizer = *o;
 }
 
-/// The build's target and precision are ones this runtime knows.
+/// The build's target and precision, and the benchmark, are ones this
+/// runtime knows.
 void checkBuild(Fields &f, const ModelInfo &model) {
   std::string target = model.target(), precision = model.precision();
   if (f.error.empty() && target != "cpu" && target != "cuda")
@@ -186,6 +189,9 @@ void checkBuild(Fields &f, const ModelInfo &model) {
   if (f.error.empty() && precision != "fp32" && precision != "tf32" &&
       precision != "bf16")
     f.error = "build precision '" + precision + "' is not fp32, tf32 or bf16";
+  if (f.error.empty() && !model.benchmark.empty() &&
+      model.benchmark != "tf_cnn_benchmarks")
+    f.error = "benchmark '" + model.benchmark + "' is not tf_cnn_benchmarks";
 }
 } // namespace
 

@@ -52,14 +52,26 @@ uint64_t get(const std::string &in, size_t at, int bytes) {
   return v;
 }
 
+/// NumPy's type string of an element type.
+const char *npyDescr(DType type) {
+  switch (type) {
+  case DType::F32:
+    return "<f4";
+  case DType::I32:
+    return "<i4";
+  case DType::I64:
+    return "<i8";
+  }
+  return "";
+}
+
 std::string npyHeader(const Tensor &t) {
   const Shape &dims = t.shape();
   std::string shape = "(";
   for (size_t i = 0; i < dims.size(); ++i)
     shape += (i ? ", " : "") + std::to_string(dims[i]);
   shape += dims.size() == 1 ? ",)" : ")"; // (5,) is a tuple, (5) is not
-  std::string dict = std::string("{'descr': '") +
-                     (t.type() == DType::F32 ? "<f4" : "<i4") +
+  std::string dict = std::string("{'descr': '") + npyDescr(t.type()) +
                      "', 'fortran_order': False, 'shape': " + shape + ", }";
   size_t total = 10 + dict.size() + 1;
   dict.append((64 - total % 64) % 64, ' ');
@@ -100,14 +112,15 @@ bool parseNpy(const std::string &npy, const std::string &name, Tensor &out,
     return dict.substr(colon + 1, end - colon - 1);
   };
   std::string descr = field("descr");
-  DType type;
-  if (descr.find("'<f4'") != std::string::npos)
-    type = DType::F32;
-  else if (descr.find("'<i4'") != std::string::npos)
-    type = DType::I32;
-  else
+  DType type = DType::F32;
+  bool known = false;
+  for (DType t : {DType::F32, DType::I32, DType::I64})
+    if (descr.find(std::string("'") + npyDescr(t) + "'") != std::string::npos)
+      type = t, known = true;
+  if (!known)
     return fail(error, where + " has element type" + descr +
-                           "; only little-endian float32 and int32 are read");
+                           "; only little-endian float32, int32 and int64 "
+                           "are read");
   if (field("fortran_order").find("False") == std::string::npos)
     return fail(error, where + " is in Fortran order; save it in C order");
   Shape shape;

@@ -8,6 +8,7 @@
 
 #include "nnrt/Init.h"
 
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <random>
@@ -47,6 +48,13 @@ bool Session::open(const std::string &json, std::string &error) {
               ", which this runtime does not handle";
       return false;
     }
+    if (type != DType::F32 && p.init.kind != "zeros" &&
+        p.init.kind != "constant") {
+      error = "parameter '" + p.name + "' of element type " + p.dtype +
+              " has the initialiser '" + p.init.kind +
+              "'; integer parameters take zeros or constant";
+      return false;
+    }
     params.emplace_back(type, p.shape);
   }
   return true;
@@ -54,10 +62,58 @@ bool Session::open(const std::string &json, std::string &error) {
 
 void Session::initParameters(uint64_t seed) {
   std::mt19937_64 rng(seed);
-  for (size_t i = 0; i < params.size(); ++i)
-    initialize(model.parameters[i].init, model.parameters[i].shape,
-               params[i].f32(), rng);
+  for (size_t i = 0; i < params.size(); ++i) {
+    const Parameter &p = model.parameters[i];
+    if (params[i].type() == DType::F32)
+      initialize(p.init, p.shape, params[i].f32(), rng);
+    else
+      fillConstant(params[i], p.init.kind == "zeros" ? 0 : p.init.value);
+  }
 }
+
+namespace {
+/// A whole number that `to` holds exactly, or false.
+bool wholeNumber(double v, DType to, int64_t &out) {
+  double limit = to == DType::I32 ? 2147483648.0 : 9223372036854775808.0;
+  if (!std::isfinite(v) || v != std::trunc(v) || v < -limit || v >= limit)
+    return false;
+  out = static_cast<int64_t>(v);
+  return true;
+}
+
+/// Element i of `t` as a double.
+double elementAt(const Tensor &t, int64_t i) {
+  switch (t.type()) {
+  case DType::F32:
+    return t.f32()[i];
+  case DType::I32:
+    return t.i32()[i];
+  case DType::I64:
+    return static_cast<double>(t.i64()[i]);
+  }
+  return 0;
+}
+
+/// Copies `from` into `to` of the same shape. An array of another element
+/// type converts into an integer `to` when every value is a whole number it
+/// holds (a step counter saved as f32 by older programs).
+bool assign(const Tensor &from, Tensor &to) {
+  if (from.type() == to.type()) {
+    std::memcpy(to.data(), from.data(), from.bytes());
+    return true;
+  }
+  for (int64_t i = 0; i < from.size(); ++i) {
+    int64_t v;
+    if (!wholeNumber(elementAt(from, i), to.type(), v))
+      return false;
+    if (to.type() == DType::I32)
+      to.i32()[i] = static_cast<int32_t>(v);
+    else
+      to.i64()[i] = v;
+  }
+  return true;
+}
+} // namespace
 
 NamedTensors Session::parameters() const {
   NamedTensors out;
@@ -83,13 +139,22 @@ bool Session::loadParameters(const std::string &path, std::string &error,
       error = "'" + path + "' has no array for parameter '" + p.name + "'";
       return false;
     }
-    if (it->second.shape() != p.shape ||
-        it->second.type() != params[i].type()) {
-      error = "'" + path + "': '" + p.name + "' is " +
-              dtypeName(it->second.type()) + formatShape(it->second.shape()) +
-              "; the model's parameter is " + p.dtype + formatShape(p.shape);
+    const Tensor &array = it->second;
+    std::string is = "'" + path + "': '" + p.name + "' is " +
+                     dtypeName(array.type()) + formatShape(array.shape()) +
+                     "; the model's parameter is " + p.dtype +
+                     formatShape(p.shape);
+    Tensor converted(params[i].type(), p.shape);
+    if (array.shape() != p.shape ||
+        (array.type() != converted.type() && converted.type() == DType::F32)) {
+      error = is;
       return false;
     }
+    if (!assign(array, converted)) {
+      error = is + ", and not every value is a whole number it holds";
+      return false;
+    }
+    it->second = std::move(converted);
   }
   for (size_t i = 0; i < params.size(); ++i) {
     Tensor &from = arrays[model.parameters[i].name];

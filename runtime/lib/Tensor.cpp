@@ -17,14 +17,26 @@ bool nnrt::parseDType(const std::string &name, DType &out) {
     out = DType::F32;
   else if (name == "i32")
     out = DType::I32;
+  else if (name == "i64")
+    out = DType::I64;
   else
     return false;
   return true;
 }
 
 const char *nnrt::dtypeName(DType type) {
-  return type == DType::F32 ? "f32" : "i32";
+  switch (type) {
+  case DType::F32:
+    return "f32";
+  case DType::I32:
+    return "i32";
+  case DType::I64:
+    return "i64";
+  }
+  return "?";
 }
+
+size_t nnrt::elementSize(DType type) { return type == DType::I64 ? 8 : 4; }
 
 void Tensor::Free::operator()(void *p) const { std::free(p); }
 

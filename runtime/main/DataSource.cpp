@@ -70,6 +70,17 @@ void DataSource::fillSynthetic(Call &call) {
     nnrt::fillSynthetic(*t, classes, rng);
 }
 
+void DataSource::fillBenchmarkImages(Call &call) {
+  if (Tensor *t = call.first("input"))
+    nnrt::fillBenchmarkImages(*t, rng);
+}
+
+void DataSource::fillBenchmarkLabels(Call &call) {
+  constexpr int64_t kBenchmarkClasses = 1000;
+  if (Tensor *t = call.first("labels"))
+    fillLabels(*t, std::min(classes, kBenchmarkClasses), rng);
+}
+
 void DataSource::fill(Call &call, const ImageSet &set,
                       const std::vector<int64_t> &order, int64_t first,
                       bool augment) {

@@ -30,6 +30,11 @@ public:
 
   /// Synthetic data, once per buffer set: call it for each bound call.
   void fillSynthetic(Call &call);
+  /// tf_cnn_benchmarks' synthetic images, drawn once, into `call`'s input.
+  void fillBenchmarkImages(Call &call);
+  /// tf_cnn_benchmarks' synthetic labels, drawn every step: uniform over
+  /// the first 1000 classes (all of them when there are fewer).
+  void fillBenchmarkLabels(Call &call);
   /// Images `order[first...]` of `set` into `call`'s input and labels.
   void fill(Call &call, const ImageSet &set, const std::vector<int64_t> &order,
             int64_t first, bool augment);

@@ -19,8 +19,10 @@ std::string nnrt::usage(const char *program) {
   return std::string("usage: ") + program + " [flags]\n" + R"(
 Runs and times the compiled model.
 
-  --mode=MODE        forward (default), forward-backward or train; the last
-                     two need a model compiled with its training step
+  --mode=MODE        forward (default), forward-backward, train or tf-cnn
+                     (training on synthetic data with tf_cnn_benchmarks'
+                     lines; the default for a model made for it); the last
+                     three need a model compiled with its training step
   --steps=N          timed steps (default 100)
   --warmup=N         untimed steps first (default 10)
   --epochs=N         train: passes over a real data set instead of --steps
@@ -48,9 +50,10 @@ const ModeInfo modes[] = {
     {Mode::ForwardBackward, "forward-backward", "forward_backward",
      "Forward-backward"},
     {Mode::Train, "train", "train_step", "Train"},
+    {Mode::TfCnn, "tf-cnn", "train_step", "Train"},
 };
 
-/// "forward, forward-backward or train".
+/// "forward, forward-backward, train or tf-cnn".
 std::string modeNames() {
   std::string names;
   for (size_t i = 0, e = std::size(modes); i != e; ++i)

@@ -15,7 +15,7 @@
 namespace nnrt {
 
 /// What every step runs.
-enum class Mode { Forward, ForwardBackward, Train };
+enum class Mode { Forward, ForwardBackward, Train, TfCnn };
 
 struct ModeInfo {
   Mode mode;
@@ -28,7 +28,8 @@ const ModeInfo &describe(Mode mode);
 
 struct Options {
   Mode mode = Mode::Forward;
-  bool modeGiven = false; // --epochs implies train unless --mode says
+  bool modeGiven = false; // else --epochs implies train, and a model made
+                          // for tf_cnn_benchmarks defaults to tf-cnn
   int64_t steps = 100, warmup = 10, epochs = 0;
   int threads = 0; // 0: every core
   uint64_t seed = 1;

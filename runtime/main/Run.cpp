@@ -43,12 +43,16 @@ int openDevice(Run &run) {
 }
 
 /// The linked model's description, its device, and the entry point that
-/// --mode runs.
+/// --mode runs (a model made for tf_cnn_benchmarks runs as it by default).
 int openModel(Run &run) {
   std::string error;
   if (!run.session.open(modelDescription(), error))
     return run.fail("the linked model's description: " + error);
   run.model = run.session.info();
+  Options &options = run.options;
+  if (run.model.benchmark == "tf_cnn_benchmarks" && !options.modeGiven &&
+      !options.epochs)
+    options.mode = Mode::TfCnn;
   if (int status = openDevice(run))
     return status;
   const ModeInfo &mode = describe(run.options.mode);
@@ -100,6 +104,10 @@ int setUpParameters(Run &run) {
 /// point's buffers there; the host copies of the parameters are refreshed
 /// before they are written out.
 int setUpData(Run &run) {
+  if (run.options.mode == Mode::TfCnn && run.options.data != "synthetic")
+    return run.fail("--mode=tf-cnn trains on synthetic data; drop --data or "
+                    "use --mode=train",
+                    2);
   std::string error;
   if (!run.data.setUp(run.options, run.call, error))
     return run.fail(error);

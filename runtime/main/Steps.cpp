@@ -8,6 +8,7 @@
 
 #include "Entries.h"
 #include "Report.h"
+#include "TfCnn.h"
 #include "Train.h"
 
 #include <chrono>
@@ -89,10 +90,19 @@ int train(Run &run) {
 } // namespace
 
 int nnrt::runSteps(Run &run) {
-  return run.options.mode == Mode::Train ? train(run) : timeSteps(run);
+  switch (run.options.mode) {
+  case Mode::Train:
+    return train(run);
+  case Mode::TfCnn:
+    return runTfCnn(run);
+  default:
+    return timeSteps(run);
+  }
 }
 
 void nnrt::printSummary(const Run &run) {
+  if (run.options.mode == Mode::TfCnn)
+    return; // its total closes its own lines
   Summary s = summarize(run.seconds);
   std::printf("%s: %s across %lld steps, %.3f +/- %.3f sec / batch\n",
               timestamp().c_str(), describe(run.options.mode).summary,

@@ -2,7 +2,8 @@
 //
 // Part of nnc's runtime (the bench program). The steps of a set-up run:
 // forward and forward-backward steps timed as TensorFlow's AlexNet
-// benchmark does, or training (Train.h); then the summary line.
+// benchmark does, training (Train.h) or tf_cnn_benchmarks' training run
+// (TfCnn.h); then the summary line.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +19,8 @@ namespace nnrt {
 /// training (the parameters are saved first with --save).
 int runSteps(Run &run);
 
-/// "<time>: Forward across N steps, mean +/- stddev sec / batch".
+/// "<time>: Forward across N steps, mean +/- stddev sec / batch" (none for
+/// --mode=tf-cnn, whose lines end with their own total).
 void printSummary(const Run &run);
 
 } // namespace nnrt

@@ -12,6 +12,8 @@
 #include "nnrt/Json.h"
 #include "nnrt/Model.h"
 #include "nnrt/Npz.h"
+#include "nnrt/Session.h"
+#include "nnrt/Stats.h"
 
 #include <cmath>
 #include <cstdio>
@@ -229,6 +231,13 @@ void testJsonFormat() {
         "formatJson output parses back to the same values: " + error);
   check(text.find("\"x\": 0.1") != std::string::npos,
         "numbers are written in their shortest exact form");
+  Json whole;
+  whole["steps"] = int64_t(100);
+  whole["seconds"] = 2.5e-5;
+  std::string wholeText = formatJson(whole);
+  check(wholeText.find("\"steps\": 100") != std::string::npos &&
+            wholeText.find("\"seconds\": 2.5e-05") != std::string::npos,
+        "whole numbers are written as integers: " + wholeText);
 }
 
 void testNpz() {
@@ -310,6 +319,146 @@ void testPreprocessing() {
   check(labels.i32()[0] == 3 && labels.i32()[1] == 9,
         "labels follow their images");
 }
+void testStats() {
+  check(median({}) == 0 && median({3, 1, 2}) == 2 &&
+            median({4, 1, 3, 2}) == 2.5,
+        "median of odd and even counts");
+  // Steps of 1, 2, 4 and 4 seconds, batch 8: speeds 8, 4, 2, 2 images/s.
+  Throughput t = throughput(8, {1, 2, 4, 4});
+  check(std::fabs(t.mean - 8 / 2.75) < 1e-12,
+        "the mean speed is the batch over the mean step time: " +
+            std::to_string(t.mean));
+  // Population stddev of {8, 4, 2, 2} is sqrt(6) (mean 4), over sqrt(4).
+  check(std::fabs(t.uncertainty - std::sqrt(6.0) / 2) < 1e-12,
+        "the uncertainty is the speeds' standard error: " +
+            std::to_string(t.uncertainty));
+  // Median speed 3; deviations 5, 1, 1, 1; their median 1.
+  check(std::fabs(t.jitter - 1.4826) < 1e-12,
+        "the jitter is 1.4826 times the median absolute deviation: " +
+            std::to_string(t.jitter));
+  Throughput steady = throughput(32, {0.5, 0.5, 0.5});
+  check(steady.mean == 64 && steady.uncertainty == 0 && steady.jitter == 0,
+        "equal steps have no spread");
+  Throughput none = throughput(32, {});
+  check(none.mean == 0 && none.uncertainty == 0 && none.jitter == 0,
+        "no steps, no figures");
+}
+
+void testBenchmarkData() {
+  Tensor images(DType::F32, {4, 32, 32, 3});
+  std::mt19937_64 rng(1);
+  fillBenchmarkImages(images, rng);
+  std::vector<float> v(images.f32(), images.f32() + images.size());
+  bool inside = true;
+  for (float x : v)
+    inside &= x >= 127 - 120 && x <= 127 + 120;
+  auto [mean, sd] = moments(v);
+  check(inside, "benchmark images stay within two stddevs of 127");
+  check(std::fabs(mean - 127) < 2 && std::fabs(sd / 60 - 0.8796) < 0.02,
+        "benchmark images: truncated normal of mean 127, stddev 60: mean " +
+            std::to_string(mean) + ", sd " + std::to_string(sd));
+  Tensor labels(DType::I32, {10000}), wide(DType::I64, {100});
+  fillLabels(labels, 1000, rng);
+  fillLabels(wide, 5, rng);
+  int32_t lo = 1000, hi = -1;
+  for (int64_t i = 0; i < labels.size(); ++i)
+    lo = std::min(lo, labels.i32()[i]), hi = std::max(hi, labels.i32()[i]);
+  bool wideInside = true;
+  for (int64_t i = 0; i < wide.size(); ++i)
+    wideInside &= wide.i64()[i] >= 0 && wide.i64()[i] < 5;
+  check(lo == 0 && hi == 999 && wideInside,
+        "labels are uniform over [0, classes), i32 or i64");
+}
+
+const char *kCounterDescription = R"({"interface":1,"name":"c",
+  "parameters":[{"name":"w","shape":[2],"dtype":"f32",
+    "init":{"kind":"constant","value":0.5},"trainable":true},
+    {"name":"global_step","shape":[],"dtype":"i64",
+    "init":{"kind":"zeros"},"trainable":false}],
+  "entry_points":[]})";
+
+void testI64() {
+  DType t;
+  check(parseDType("i64", t) && t == DType::I64 &&
+            std::string(dtypeName(t)) == "i64" && elementSize(t) == 8,
+        "i64 parses, prints and takes 8 bytes");
+  Tensor step(DType::I64, {3});
+  check(step.bytes() == 24 && step.i64()[2] == 0, "an i64 tensor is zeroed");
+
+  Session s;
+  std::string error;
+  check(s.open(kCounterDescription, error), "an i64 parameter opens: " + error);
+  s.parameter(1).i64()[0] = 99;
+  s.initParameters(1);
+  check(s.parameter(1).type() == DType::I64 && s.parameter(1).i64()[0] == 0 &&
+            s.parameter(0).f32()[1] == 0.5f,
+        "an i64 parameter initialises to zero");
+
+  std::string bad = kCounterDescription;
+  bad.replace(bad.rfind("\"zeros\""), 7, "\"he_normal\"");
+  Session r;
+  check(!r.open(bad, error) &&
+            error == "parameter 'global_step' of element type i64 has the "
+                     "initialiser 'he_normal'; integer parameters take zeros "
+                     "or constant",
+        "a random initialiser of an integer parameter is refused: " + error);
+
+  // Saved and loaded back as '<i8'.
+  std::string path = "/tmp/nnrt-tests-i64-" + std::to_string(getpid()) + ".npz";
+  s.parameter(1).i64()[0] = int64_t(1) << 40;
+  check(s.saveParameters(path, error), "saving an i64 parameter: " + error);
+  std::map<std::string, Tensor> back;
+  check(readNpz(path, back, error) &&
+            back["global_step"].type() == DType::I64 &&
+            back["global_step"].i64()[0] == int64_t(1) << 40,
+        "an i64 array reads back: " + error);
+  std::vector<std::string> ignored;
+  s.parameter(1).i64()[0] = 0;
+  check(s.loadParameters(path, error, ignored) &&
+            s.parameter(1).i64()[0] == int64_t(1) << 40,
+        "an i64 parameter loads: " + error);
+
+  // An older archive holds the step counter as f32: it converts.
+  Tensor w(DType::F32, {2}), f32Step(DType::F32, {});
+  f32Step.f32()[0] = 1234;
+  check(writeNpz(path, {{"w", &w}, {"global_step", &f32Step}}, error),
+        "writing an f32 step counter: " + error);
+  check(s.loadParameters(path, error, ignored) &&
+            s.parameter(1).i64()[0] == 1234,
+        "an f32 step counter loads into the i64 parameter: " + error);
+  f32Step.f32()[0] = 2.5f;
+  writeNpz(path, {{"w", &w}, {"global_step", &f32Step}}, error);
+  check(!s.loadParameters(path, error, ignored) &&
+            error.find("'global_step' is f32[]; the model's parameter is "
+                       "i64[], and not every value is a whole number") !=
+                std::string::npos,
+        "a fractional step counter is refused: " + error);
+  // A float parameter takes no integer array.
+  Tensor iw(DType::I64, {2}), i64Step(DType::I64, {});
+  writeNpz(path, {{"w", &iw}, {"global_step", &i64Step}}, error);
+  check(!s.loadParameters(path, error, ignored) &&
+            error.find("'w' is i64[2]; the model's parameter is f32[2]") !=
+                std::string::npos,
+        "an integer array for a float parameter is refused: " + error);
+  std::remove(path.c_str());
+}
+
+void testBenchmarkField() {
+  ModelInfo m;
+  std::string error;
+  check(readModelInfo(kDescription, m, error) && m.benchmark.empty(),
+        "a description without a benchmark has none");
+  std::string tf = kDescription;
+  tf.insert(tf.rfind('}'), R"(,"benchmark":"tf_cnn_benchmarks")");
+  check(readModelInfo(tf, m, error) && m.benchmark == "tf_cnn_benchmarks",
+        "the benchmark reads back: " + error);
+  std::string other = tf;
+  other.replace(other.find("tf_cnn_benchmarks"), 17, "mlperf");
+  check(!readModelInfo(other, m, error) &&
+            error == "malformed model description: benchmark 'mlperf' is "
+                     "not tf_cnn_benchmarks",
+        "an unknown benchmark is refused: " + error);
+}
 } // namespace
 
 int main() {
@@ -322,5 +471,9 @@ int main() {
   testJsonFormat();
   testNpz();
   testPreprocessing();
+  testStats();
+  testBenchmarkData();
+  testI64();
+  testBenchmarkField();
   return nnrt::test::summarize();
 }

@@ -27,6 +27,14 @@ module @m attributes {nn.batch_size = 2 : i64,
 
 // -----
 
+// The benchmark a model reproduces is described, then dropped.
+// CHECK-LABEL: module @b {
+// CHECK: @nnc_model_json("{\22benchmark\22:\22tf_cnn_benchmarks\22,\22build\22:{},\22entry_points\22:[],
+module @b attributes {nn.benchmark = "tf_cnn_benchmarks"} {
+}
+
+// -----
+
 // It runs after bufferization.
 module {
   // expected-error @+1 {{'func.func' op is not bufferized with out-parameters; run nn-export-model-interface after bufferization}}

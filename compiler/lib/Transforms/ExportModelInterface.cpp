@@ -170,6 +170,9 @@ struct ExportModelInterfacePass
     if (auto batch =
             nn::NNDialect::BatchSizeAttrHelper(&getContext()).getAttr(module))
       model["batch_size"] = batch.getInt();
+    if (auto benchmark =
+            nn::NNDialect::BenchmarkAttrHelper(&getContext()).getAttr(module))
+      model["benchmark"] = benchmark.getValue();
 
     json::Array params;
     for (auto p : module.getOps<nn::ParameterOp>())
@@ -223,6 +226,7 @@ struct ExportModelInterfacePass
     // said; LLVM has no use for them.
     module->removeAttr(nn::NNDialect::LayersAttrHelper::getNameStr());
     module->removeAttr(nn::NNDialect::BuildAttrHelper::getNameStr());
+    module->removeAttr(nn::NNDialect::BenchmarkAttrHelper::getNameStr());
     for (Operation &op : llvm::make_early_inc_range(*module.getBody()))
       if (isa<nn::ParameterOp, nn::OptimizerOp>(op))
         op.erase();

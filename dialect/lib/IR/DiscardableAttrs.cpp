@@ -15,6 +15,7 @@ namespace {
 using BatchSize = NNDialect::BatchSizeAttrHelper;
 using Layers = NNDialect::LayersAttrHelper;
 using Build = NNDialect::BuildAttrHelper;
+using Benchmark = NNDialect::BenchmarkAttrHelper;
 using Name = NNDialect::NameAttrHelper;
 using Layout = NNDialect::LayoutAttrHelper;
 using Classes = NNDialect::ClassesAttrHelper;
@@ -114,6 +115,7 @@ constexpr Placement kPlacements[] = {
     {BatchSize::getNameStr(), true, false, false},
     {Layers::getNameStr(), true, false, false},
     {Build::getNameStr(), true, false, false},
+    {Benchmark::getNameStr(), true, false, false},
     {Name::getNameStr(), false, true, true},
     {Layout::getNameStr(), false, true, false},
     {Classes::getNameStr(), false, true, false},
@@ -192,6 +194,16 @@ LogicalResult verifyBuild(Emit emit, Attribute value) {
     if (!isa<StringAttr>(entry.getValue()))
       return emit() << "entry '" << entry.getName().getValue()
                     << "' must be a string, got " << entry.getValue();
+  return success();
+}
+
+/// The benchmarks whose runs the bench program reproduces.
+constexpr StringLiteral kBenchmarks[] = {"tf_cnn_benchmarks"};
+
+LogicalResult verifyBenchmark(Emit emit, Attribute value) {
+  auto benchmark = dyn_cast<StringAttr>(value);
+  if (!benchmark || !llvm::is_contained(kBenchmarks, benchmark.getValue()))
+    return emit() << "must be \"tf_cnn_benchmarks\", got " << value;
   return success();
 }
 
@@ -276,6 +288,8 @@ LogicalResult NNDialect::verifyOperationAttribute(Operation *op,
     return verifyInteger(emit, attr.getValue(), 1);
   if (name == Layers::getNameStr())
     return verifyLayers(emit, attr.getValue());
+  if (name == Benchmark::getNameStr())
+    return verifyBenchmark(emit, attr.getValue());
   return verifyBuild(emit, attr.getValue());
 }
 

@@ -22,6 +22,13 @@ namespace nnrt {
 /// benchmark), labels uniform over [0, classes).
 void fillSynthetic(Tensor &t, int64_t classes, std::mt19937_64 &rng);
 
+/// tf_cnn_benchmarks' synthetic images: a normal with mean 127 and stddev
+/// 60, values beyond two standard deviations redrawn (tf.truncated_normal).
+void fillBenchmarkImages(Tensor &t, std::mt19937_64 &rng);
+
+/// Labels (i32 or i64) uniform over [0, classes).
+void fillLabels(Tensor &t, int64_t classes, std::mt19937_64 &rng);
+
 /// Labelled images as stored: CIFAR-10's 32x32x3 bytes channel-major, or
 /// MNIST's 28x28 grey bytes.
 struct ImageSet {

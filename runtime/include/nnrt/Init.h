@@ -9,6 +9,7 @@
 #define NNRT_INIT_H
 
 #include "nnrt/Model.h"
+#include "nnrt/Tensor.h"
 
 #include <random>
 
@@ -24,6 +25,10 @@ Fans computeFans(const Shape &shape);
 /// Fills `data` (elementCount(shape) floats) following `init`.
 void initialize(const Initializer &init, const Shape &shape, float *data,
                 std::mt19937_64 &rng);
+
+/// Sets every element of `t` to `value` (rounded towards zero for integer
+/// tensors).
+void fillConstant(Tensor &t, double value);
 
 } // namespace nnrt
 

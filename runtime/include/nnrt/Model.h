@@ -63,6 +63,9 @@ struct ModelInfo {
   int interface = 0;
   std::string name;
   int64_t batchSize = 0; // 0 when the model declares none
+  /// The benchmark whose run the model reproduces: "tf_cnn_benchmarks", or
+  /// empty.
+  std::string benchmark;
   std::vector<Parameter> parameters;
   std::vector<EntryPoint> entryPoints;
   std::vector<Layer> layers;
@@ -78,8 +81,8 @@ struct ModelInfo {
 };
 
 /// Reads a description. Returns false with a message on malformed input, an
-/// interface version this runtime does not read, or a build target or
-/// precision it does not know.
+/// interface version this runtime does not read, or a build target,
+/// precision or benchmark it does not know.
 bool readModelInfo(const std::string &json, ModelInfo &out, std::string &error);
 
 } // namespace nnrt

@@ -2,8 +2,8 @@
 //
 // Part of nnc's runtime (libnnrt). Parameters, inputs and outputs are saved
 // as NumPy archives (`numpy.load` and `torch.from_numpy` read them): a ZIP of
-// uncompressed .npy files, one per named array, f32 or i32, little-endian,
-// C order.
+// uncompressed .npy files, one per named array, f32, i32 or i64,
+// little-endian, C order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +28,7 @@ bool writeNpz(const std::string &path, const NamedTensors &arrays,
               std::string &error);
 
 /// Reads every array of an archive written by writeNpz or `numpy.savez`
-/// (f32 or i32, C order; compressed archives are refused).
+/// (f32, i32 or i64, C order; compressed archives are refused).
 bool readNpz(const std::string &path, std::map<std::string, Tensor> &out,
              std::string &error);
 

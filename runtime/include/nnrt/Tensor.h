@@ -18,11 +18,14 @@
 
 namespace nnrt {
 
-enum class DType { F32, I32 };
+enum class DType { F32, I32, I64 };
 
-/// "f32" or "i32"; false for an element type the runtime does not handle.
+/// "f32", "i32" or "i64"; false for an element type the runtime does not
+/// handle.
 bool parseDType(const std::string &name, DType &out);
 const char *dtypeName(DType type);
+/// Bytes per element: 4, 4 or 8.
+size_t elementSize(DType type);
 
 class Tensor {
 public:
@@ -32,7 +35,9 @@ public:
   DType type() const { return dtype; }
   const Shape &shape() const { return dims; }
   int64_t size() const { return count; }
-  size_t bytes() const { return static_cast<size_t>(count) * 4; }
+  size_t bytes() const {
+    return static_cast<size_t>(count) * elementSize(dtype);
+  }
 
   void *data() { return storage.get(); }
   const void *data() const { return storage.get(); }
@@ -40,6 +45,8 @@ public:
   const float *f32() const { return static_cast<const float *>(data()); }
   int32_t *i32() { return static_cast<int32_t *>(data()); }
   const int32_t *i32() const { return static_cast<const int32_t *>(data()); }
+  int64_t *i64() { return static_cast<int64_t *>(data()); }
+  const int64_t *i64() const { return static_cast<const int64_t *>(data()); }
 
   /// The memref descriptor of this buffer: {allocated, aligned, offset,
   /// sizes..., strides...}. Stable while the tensor lives.

@@ -3,16 +3,19 @@
 // RUN: nnc-opt %s --mlir-print-op-generic | nnc-opt | FileCheck %s
 
 // The model interface attributes, each where it belongs, verify and
-// round-trip: the module's batch size, layer table and build information;
+// round-trip: the module's batch size, layer table, build information and
+// benchmark;
 // the names, layout and classes of inputs and labels; the parameter an
 // argument carries and the one a result updates (tensors before
 // bufferization, buffers after).
 
 // CHECK-LABEL: module @m attributes {
 // CHECK-SAME: nn.batch_size = 2 : i64
+// CHECK-SAME: nn.benchmark = "tf_cnn_benchmarks"
 // CHECK-SAME: nn.build = {compiler = "nnc test", target = "cpu"}
 // CHECK-SAME: nn.layers = [{name = "fc", op = "matmul", shape = array<i64: 2, 3>}, {name = "act", op = "relu", shape = array<i64: 2, 3>}]
 module @m attributes {nn.batch_size = 2 : i64,
+    nn.benchmark = "tf_cnn_benchmarks",
     nn.build = {compiler = "nnc test", target = "cpu"},
     nn.layers = [{name = "fc", op = "matmul", shape = array<i64: 2, 3>},
                  {name = "act", op = "relu", shape = array<i64: 2, 3>}]} {

@@ -53,6 +53,16 @@ module attributes {nn.build = {compiler = "nnc", jobs = 3 : i64}} {}
 
 // -----
 
+// expected-error @below {{'builtin.module' op 'nn.benchmark' must be "tf_cnn_benchmarks", got "mlperf"}}
+module attributes {nn.benchmark = "mlperf"} {}
+
+// -----
+
+// expected-error @below {{'nn.benchmark' must be "tf_cnn_benchmarks", got 1 : i64}}
+module attributes {nn.benchmark = 1 : i64} {}
+
+// -----
+
 // expected-error @below {{'builtin.module' op 'nn.size' is not an attribute of the nn dialect}}
 module attributes {nn.size = 2 : i64} {}
 

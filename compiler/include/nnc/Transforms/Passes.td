@@ -107,8 +107,9 @@ def ExportModelInterfacePass
   let description = [{
     Runs on bufferized modules. Writes a JSON description of the model into
     the constant global `nnc_model_json` (a NUL-terminated string): the
-    interface version, the model name and batch size, every parameter (name,
-    shape, element type, initialiser, trainable), every entry point with its
+    interface version, the model name, batch size and benchmark
+    (`nn.benchmark`, when set), every parameter (name, shape, element type,
+    initialiser, trainable), every entry point with its
     arguments in order (role `param`, `input`, `labels` or `output`, name,
     shape, element type), the layers `nn-record-layers` recorded, the build
     information the driver attached (`nn.build`, a dictionary of strings)

@@ -39,7 +39,8 @@ bool isInitializerAttr(Attribute attr);
 // Typed access to the dialect's attributes on function arguments and results
 // (NNDialect.td documents them). Getters return null when the attribute is
 // absent. The module attributes have the generated helpers
-// NNDialect::BatchSizeAttrHelper, LayersAttrHelper and BuildAttrHelper.
+// NNDialect::BatchSizeAttrHelper, LayersAttrHelper, BuildAttrHelper and
+// BenchmarkAttrHelper.
 
 /// `nn.name`: the name of an input, labels or output.
 StringAttr getArgName(FunctionOpInterface func, unsigned arg);

@@ -43,6 +43,9 @@ def NN_Dialect : Dialect {
     - `nn.build` (dictionary of strings): how the object was built
       (`compiler`, `llvm`, `target`, `cpu` and, for CUDA, `precision` and
       `gpu_arch`), set by the `nnc` driver.
+    - `nn.benchmark` (string, `"tf_cnn_benchmarks"`): the benchmark whose
+      run the model reproduces; its bench program runs that benchmark's
+      training loop and prints its lines by default.
 
     On function arguments:
 
@@ -65,8 +68,8 @@ def NN_Dialect : Dialect {
       parameter's argument and drops the result).
 
     C++ code reads and writes the module attributes with the generated
-    `NNDialect::BatchSizeAttrHelper`, `LayersAttrHelper` and
-    `BuildAttrHelper`, and the argument and result attributes with the
+    `NNDialect::BatchSizeAttrHelper`, `LayersAttrHelper`,
+    `BuildAttrHelper` and `BenchmarkAttrHelper`, and the argument and result attributes with the
     accessors of `nn/IR/NNDialect.h` (`getArgName`, `setArgParam`, ...).
   }];
   // Types of the discardable attributes; the verifier checks the rest of
@@ -75,6 +78,7 @@ def NN_Dialect : Dialect {
     "::mlir::IntegerAttr":$batch_size,
     "::mlir::ArrayAttr":$layers,
     "::mlir::DictionaryAttr":$build,
+    "::mlir::StringAttr":$benchmark,
     "::mlir::StringAttr":$name,
     "::mlir::StringAttr":$layout,
     "::mlir::IntegerAttr":$classes,
