@@ -61,7 +61,10 @@ FailureOr<Number> Evaluator::evalFunction(const ast::Expr &expr) {
     if (x < 0)
       return error(expr.loc) << "sqrt of a negative number, "
                              << nn::formatNumber(x);
-    return Number{std::sqrt(x), false};
+    // The root of a perfect square stays an integer: sqrt(16) is 4.
+    double root = std::sqrt(x);
+    return Number{root, args[0].isInteger && root * root == x &&
+                            root == std::trunc(root)};
   }
   if (name == "floor")
     return integral(std::floor(x));
