@@ -26,6 +26,21 @@ namespace {
 constexpr unsigned kMaxBlockDepth = 32;
 /// A model may expand to at most this many layers.
 constexpr unsigned kMaxLayers = 100000;
+/// An option's value, substituted through nested calls, stays this small.
+constexpr unsigned kMaxOptionNodes = 10000;
+
+/// The number of nodes of `expr`, counted up to just past `kMaxOptionNodes`.
+unsigned countNodes(const ast::Expr &expr, unsigned count = 0) {
+  ++count;
+  for (const auto &operand : expr.operands)
+    if ((count = countNodes(*operand, count)) > kMaxOptionNodes)
+      return count;
+  if (expr.call)
+    for (const ast::Arg &arg : expr.call->args)
+      if ((count = countNodes(*arg.value, count)) > kMaxOptionNodes)
+        return count;
+  return count;
+}
 
 /// A copy of `expr` whose names bound in `values` are replaced by copies of
 /// their values. Replacements are taken verbatim (their names belong to the
@@ -299,28 +314,38 @@ FailureOr<Value> ModelGen::genInstance(const ast::BlockDef &block,
   inner.depth = scope.depth + 1;
   for (auto [param, input] : llvm::zip_equal(block.inputs, inputs))
     inner.tensors[param.name] = input;
+  if (failed(bindOptions(block, call, inner)))
+    return failure();
   // Everything inside is located at a call site of this call.
   std::optional<Location> outer = eval.getCaller();
   eval.setCaller(eval.namedLoc(name, nameLoc));
-  bindOptions(block, call, inner);
   FailureOr<Value> result = genBody(block, inner);
   eval.setCaller(outer);
   return result;
 }
 
-void ModelGen::bindOptions(const ast::BlockDef &block, const ast::Call &call,
-                           Scope &inner) {
+LogicalResult ModelGen::bindOptions(const ast::BlockDef &block,
+                                    const ast::Call &call, Scope &inner) {
   for (const ast::BlockParam &option : block.options) {
     auto given = llvm::find_if(
         call.args, [&](const ast::Arg &a) { return a.key == option.name; });
+    const ast::Expr *value;
     if (given != call.args.end()) {
-      inner.values[option.name] = given->value.get();
-      continue;
+      value = given->value.get();
+    } else {
+      // A default may use the options before it.
+      inner.owned.push_back(substitute(*option.defaultValue, &inner.values));
+      value = inner.owned.back().get();
     }
-    // A default may use the options before it.
-    inner.owned.push_back(substitute(*option.defaultValue, &inner.values));
-    inner.values[option.name] = inner.owned.back().get();
+    // Values passed down through nested calls could grow without bound.
+    if (countNodes(*value) > kMaxOptionNodes)
+      return eval.error(given != call.args.end() ? given->keyLoc : call.loc)
+             << "the value of option '" << option.name << "' of block '"
+             << block.name << "' has more than " << kMaxOptionNodes
+             << " terms";
+    inner.values[option.name] = value;
   }
+  return success();
 }
 
 FailureOr<Value> ModelGen::genBody(const ast::BlockDef &block, Scope &inner) {

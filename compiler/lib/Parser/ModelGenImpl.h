@@ -179,8 +179,8 @@ private:
               llvm::ArrayRef<std::string> inputs, Scope &scope);
   mlir::FailureOr<mlir::Value> genBody(const ast::BlockDef &block,
                                        Scope &inner);
-  void bindOptions(const ast::BlockDef &block, const ast::Call &call,
-                   Scope &inner);
+  mlir::LogicalResult bindOptions(const ast::BlockDef &block,
+                                  const ast::Call &call, Scope &inner);
   mlir::LogicalResult checkBlockCall(const ast::BlockDef &block,
                                      const ast::Call &call,
                                      unsigned positional);
