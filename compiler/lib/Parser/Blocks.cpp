@@ -132,8 +132,8 @@ Location Evaluator::loc(SMLoc loc) const {
 }
 
 Location Evaluator::namedLoc(StringRef name, SMLoc loc) const {
-  Location named = NameLoc::get(
-      StringAttr::get(locator.getContext(), name), locator.get(loc));
+  Location named = NameLoc::get(StringAttr::get(locator.getContext(), name),
+                                locator.get(loc));
   if (!caller)
     return named;
   return CallSiteLoc::get(named, *caller);
@@ -232,9 +232,9 @@ LogicalResult ModelGen::checkBlockCall(const ast::BlockDef &block,
       return p.name == arg.key;
     });
     if (!known) {
-      auto diag = eval.error(arg.keyLoc) << "block '" << block.name
-                                         << "' has no option '" << arg.key
-                                         << "'";
+      auto diag = eval.error(arg.keyLoc)
+                  << "block '" << block.name << "' has no option '" << arg.key
+                  << "'";
       if (block.options.empty())
         diag << "; it takes no options";
       else
@@ -247,14 +247,13 @@ LogicalResult ModelGen::checkBlockCall(const ast::BlockDef &block,
   }
   for (const ast::BlockParam &option : block.options)
     if (!option.defaultValue && !given.count(option.name))
-      return eval.error(call.loc) << "block '" << block.name
-                                  << "' needs the option '" << option.name
-                                  << "'";
+      return eval.error(call.loc)
+             << "block '" << block.name << "' needs the option '" << option.name
+             << "'";
   return success();
 }
 
-FailureOr<Value> ModelGen::genRepeat(const ast::Statement &stmt,
-                                     Scope &scope) {
+FailureOr<Value> ModelGen::genRepeat(const ast::Statement &stmt, Scope &scope) {
   const ast::Call &call = *stmt.call;
   SmallVector<const ast::Expr *> positional;
   for (const ast::Arg &arg : call.args)
@@ -341,8 +340,7 @@ LogicalResult ModelGen::bindOptions(const ast::BlockDef &block,
     if (countNodes(*value) > kMaxOptionNodes)
       return eval.error(given != call.args.end() ? given->keyLoc : call.loc)
              << "the value of option '" << option.name << "' of block '"
-             << block.name << "' has more than " << kMaxOptionNodes
-             << " terms";
+             << block.name << "' has more than " << kMaxOptionNodes << " terms";
     inner.values[option.name] = value;
   }
   return success();

@@ -59,8 +59,8 @@ FailureOr<Number> Evaluator::evalFunction(const ast::Expr &expr) {
   double x = args[0].value;
   if (name == "sqrt") {
     if (x < 0)
-      return error(expr.loc) << "sqrt of a negative number, "
-                             << nn::formatNumber(x);
+      return error(expr.loc)
+             << "sqrt of a negative number, " << nn::formatNumber(x);
     // The root of a perfect square stays an integer: sqrt(16) is 4.
     double root = std::sqrt(x);
     return Number{root, args[0].isInteger && root * root == x &&
@@ -71,6 +71,7 @@ FailureOr<Number> Evaluator::evalFunction(const ast::Expr &expr) {
   if (name == "ceil")
     return integral(std::ceil(x));
   // min and max: an integer when both arguments are.
-  const Number &pick = (name == "min") == (args[1].value < x) ? args[1] : args[0];
+  const Number &pick =
+      (name == "min") == (args[1].value < x) ? args[1] : args[0];
   return Number{pick.value, args[0].isInteger && args[1].isInteger};
 }

@@ -254,38 +254,38 @@ mlir::LogicalResult Parser::parseBlockParams(BlockDef &block) {
     return mlir::failure();
   do {
     BlockParam &input = block.inputs.emplace_back();
-    if (mlir::failed(parseDefinedName(
-            input.name, input.loc,
-            "the name of an input of block '" + block.name + "'")))
+    if (mlir::failed(parseDefinedName(input.name, input.loc,
+                                      "the name of an input of block '" +
+                                          block.name + "'")))
       return mlir::failure();
   } while (consumeIf(Token::Comma));
   if (consumeIf(Token::Semicolon)) {
     do {
       BlockParam &option = block.options.emplace_back();
-      if (mlir::failed(parseDefinedName(
-              option.name, option.loc,
-              "the name of an option of block '" + block.name + "'")))
+      if (mlir::failed(parseDefinedName(option.name, option.loc,
+                                        "the name of an option of block '" +
+                                            block.name + "'")))
         return mlir::failure();
       if (consumeIf(Token::Equal) && !(option.defaultValue = parseExpr(0)))
         return mlir::failure();
     } while (consumeIf(Token::Comma));
   }
-  return expect(Token::RParen, "to close the parameters of block '" +
-                                   block.name + "'");
+  return expect(Token::RParen,
+                "to close the parameters of block '" + block.name + "'");
 }
 
 /// The words that start a model-level statement.
 static bool isModelKeyword(StringRef word) {
-  return llvm::is_contained(
-      {"model", "batch", "input", "labels", "loss", "optimizer", "output",
-       "block", "weight_decay", "benchmark"},
-      word);
+  return llvm::is_contained({"model", "batch", "input", "labels", "loss",
+                             "optimizer", "output", "block", "weight_decay",
+                             "benchmark"},
+                            word);
 }
 
 /// '{' (layer | let)* 'return' NAME '}'.
 mlir::LogicalResult Parser::parseBlockBody(BlockDef &block) {
-  if (mlir::failed(expect(Token::LBrace, "to open the body of block '" +
-                                             block.name + "'")))
+  if (mlir::failed(expect(Token::LBrace,
+                          "to open the body of block '" + block.name + "'")))
     return mlir::failure();
   while (!tok.isKeyword("return")) {
     if (!tok.is(Token::Identifier))
@@ -307,9 +307,9 @@ mlir::LogicalResult Parser::parseBlockBody(BlockDef &block) {
     block.body.push_back(std::move(stmt));
   }
   consume(); // 'return'
-  if (mlir::failed(parseDefinedName(
-          block.result, block.resultLoc,
-          "the name of the layer block '" + block.name + "' returns")))
+  if (mlir::failed(parseDefinedName(block.result, block.resultLoc,
+                                    "the name of the layer block '" +
+                                        block.name + "' returns")))
     return mlir::failure();
   return expect(Token::RBrace,
                 "to close the body of block '" + block.name + "'");
@@ -317,9 +317,9 @@ mlir::LogicalResult Parser::parseBlockBody(BlockDef &block) {
 
 mlir::LogicalResult Parser::parseTensorDecl(Statement &stmt, bool isLabels) {
   auto decl = std::make_unique<TensorDecl>();
-  if (mlir::failed(
-          parseDefinedName(decl->name, decl->loc,
-                       isLabels ? "the labels' name" : "the input's name")) ||
+  if (mlir::failed(parseDefinedName(decl->name, decl->loc,
+                                    isLabels ? "the labels' name"
+                                             : "the input's name")) ||
       mlir::failed(expect(Token::Colon, "after the name")) ||
       mlir::failed(
           parseName(decl->dtype, decl->dtypeLoc,
