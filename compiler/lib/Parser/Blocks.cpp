@@ -82,6 +82,15 @@ substitute(const ast::Expr &expr,
   return copy;
 }
 
+/// The positional arguments of a call, in order.
+SmallVector<const ast::Expr *> positionalArgs(const ast::Call &call) {
+  SmallVector<const ast::Expr *> positional;
+  for (const ast::Arg &arg : call.args)
+    if (arg.key.empty())
+      positional.push_back(arg.value.get());
+  return positional;
+}
+
 /// "x, y" for messages.
 std::string joinNames(ArrayRef<ast::BlockParam> params) {
   SmallVector<StringRef> names;
@@ -190,16 +199,12 @@ FailureOr<Value> ModelGen::genCall(const ast::Statement &stmt, Scope &scope) {
   if (callee == "repeat")
     return genRepeat(stmt, scope);
   if (const ast::BlockDef *block = findBlock(callee, scope)) {
-    SmallVector<std::string> inputs;
-    for (const ast::Arg &arg : stmt.call->args)
-      if (arg.key.empty()) {
-        if (failed(lookupTensor(*arg.value)))
-          return failure();
-        inputs.push_back(arg.value->name);
-      }
-    if (failed(checkBlockCall(*block, *stmt.call, inputs.size())))
+    FailureOr<SmallVector<std::string>> inputs =
+        lookupInputs(positionalArgs(*stmt.call));
+    if (failed(inputs) ||
+        failed(checkBlockCall(*block, *stmt.call, inputs->size())))
       return failure();
-    return genInstance(*block, *stmt.call, stmt.name, stmt.nameLoc, inputs,
+    return genInstance(*block, *stmt.call, stmt.name, stmt.nameLoc, *inputs,
                        scope);
   }
   if (scope.block && callee == scope.block->name)
@@ -216,6 +221,17 @@ FailureOr<Value> ModelGen::genCall(const ast::Statement &stmt, Scope &scope) {
   return emitLayer(*this, stmt);
 }
 
+FailureOr<SmallVector<std::string>>
+ModelGen::lookupInputs(ArrayRef<const ast::Expr *> positional) {
+  SmallVector<std::string> names;
+  for (const ast::Expr *input : positional) {
+    if (failed(lookupTensor(*input)))
+      return failure();
+    names.push_back(input->name);
+  }
+  return names;
+}
+
 LogicalResult ModelGen::checkBlockCall(const ast::BlockDef &block,
                                        const ast::Call &call,
                                        unsigned positional) {
@@ -224,6 +240,11 @@ LogicalResult ModelGen::checkBlockCall(const ast::BlockDef &block,
            << "block '" << block.name << "' takes " << block.inputs.size()
            << " input" << (block.inputs.size() == 1 ? "" : "s") << " ("
            << joinNames(block.inputs) << "), got " << positional;
+  return checkBlockOptions(block, call);
+}
+
+LogicalResult ModelGen::checkBlockOptions(const ast::BlockDef &block,
+                                          const ast::Call &call) {
   llvm::StringSet<> given;
   for (const ast::Arg &arg : call.args) {
     if (arg.key.empty())
@@ -255,10 +276,7 @@ LogicalResult ModelGen::checkBlockCall(const ast::BlockDef &block,
 
 FailureOr<Value> ModelGen::genRepeat(const ast::Statement &stmt, Scope &scope) {
   const ast::Call &call = *stmt.call;
-  SmallVector<const ast::Expr *> positional;
-  for (const ast::Arg &arg : call.args)
-    if (arg.key.empty())
-      positional.push_back(arg.value.get());
+  SmallVector<const ast::Expr *> positional = positionalArgs(call);
   if (positional.size() < 3)
     return eval.error(call.loc)
            << "'repeat' takes a count, a block and the block's inputs: "
@@ -273,22 +291,18 @@ FailureOr<Value> ModelGen::genRepeat(const ast::Statement &stmt, Scope &scope) {
   if (!block)
     return eval.error(name.loc)
            << "the second argument of 'repeat' must be a block defined above";
-  SmallVector<std::string> inputs;
-  for (const ast::Expr *input : llvm::drop_begin(positional, 2)) {
-    if (failed(lookupTensor(*input)))
-      return failure();
-    inputs.push_back(input->name);
-  }
-  if (failed(checkBlockCall(*block, call, inputs.size())))
+  FailureOr<SmallVector<std::string>> inputs =
+      lookupInputs(ArrayRef(positional).drop_front(2));
+  if (failed(inputs) || failed(checkBlockCall(*block, call, inputs->size())))
     return failure();
   FailureOr<Value> result = failure();
   for (int64_t k = 1; k <= *count; ++k) {
     std::string instance = stmt.name + "." + std::to_string(k);
-    result = genInstance(*block, call, instance, stmt.nameLoc, inputs, scope);
+    result = genInstance(*block, call, instance, stmt.nameLoc, *inputs, scope);
     if (failed(result))
       return failure();
     tensors[instance] = Tensor{*result, stmt.nameLoc, false, true};
-    inputs[0] = instance;
+    (*inputs)[0] = instance;
   }
   return result;
 }

@@ -181,9 +181,14 @@ private:
                                        Scope &inner);
   mlir::LogicalResult bindOptions(const ast::BlockDef &block,
                                   const ast::Call &call, Scope &inner);
+  /// The full names of the tensors a call passes to a block.
+  mlir::FailureOr<llvm::SmallVector<std::string>>
+  lookupInputs(llvm::ArrayRef<const ast::Expr *> positional);
   mlir::LogicalResult checkBlockCall(const ast::BlockDef &block,
                                      const ast::Call &call,
                                      unsigned positional);
+  mlir::LogicalResult checkBlockOptions(const ast::BlockDef &block,
+                                        const ast::Call &call);
   mlir::FailureOr<ast::Statement> instantiate(const ast::Statement &stmt,
                                               Scope &scope);
   mlir::FailureOr<std::string> resolveInput(const ast::Expr &expr,
