@@ -11,6 +11,7 @@
 
 #include "ModelGenImpl.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -361,17 +362,11 @@ LogicalResult ModelGen::bindOptions(const ast::BlockDef &block,
 }
 
 FailureOr<Value> ModelGen::genBody(const ast::BlockDef &block, Scope &inner) {
+  SmallVector<std::pair<const ast::Statement *, Value>> layers;
   for (const ast::Statement &stmt : block.body) {
     if (stmt.kind == ast::Statement::Let) {
-      std::unique_ptr<ast::Expr> expr = substitute(*stmt.value, &inner.values);
-      FailureOr<Number> value = eval.eval(*expr);
-      if (failed(value))
+      if (failed(genBodyLet(stmt, inner)))
         return failure();
-      auto number = std::make_unique<ast::Expr>(ast::Expr::Number, expr->loc);
-      number->number = value->value;
-      number->isInteger = value->isInteger;
-      inner.values[stmt.name] = number.get();
-      inner.owned.push_back(std::move(number));
       continue;
     }
     FailureOr<ast::Statement> layer = instantiate(stmt, inner);
@@ -382,8 +377,47 @@ FailureOr<Value> ModelGen::genBody(const ast::BlockDef &block, Scope &inner) {
       return failure();
     tensors[layer->name] = Tensor{*value, stmt.nameLoc, false, true};
     inner.tensors[stmt.name] = layer->name;
+    layers.emplace_back(&stmt, *value);
   }
-  return tensors[inner.tensors[block.result]].value;
+  Value result = tensors[inner.tensors[block.result]].value;
+  warnDeadBodyLayers(block, inner, layers, result);
+  return result;
+}
+
+LogicalResult ModelGen::genBodyLet(const ast::Statement &stmt, Scope &inner) {
+  std::unique_ptr<ast::Expr> expr = substitute(*stmt.value, &inner.values);
+  FailureOr<Number> value = eval.eval(*expr);
+  if (failed(value))
+    return failure();
+  auto number = std::make_unique<ast::Expr>(ast::Expr::Number, expr->loc);
+  number->number = value->value;
+  number->isInteger = value->isInteger;
+  inner.values[stmt.name] = number.get();
+  inner.owned.push_back(std::move(number));
+  return success();
+}
+
+void ModelGen::warnDeadBodyLayers(
+    const ast::BlockDef &block, const Scope &inner,
+    ArrayRef<std::pair<const ast::Statement *, Value>> layers, Value result) {
+  // Values the result depends on, found backwards down to the inputs.
+  llvm::DenseSet<Value> live;
+  for (const ast::BlockParam &input : block.inputs)
+    live.insert(tensors[inner.tensors.lookup(input.name)].value);
+  SmallVector<Value> worklist = {result};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!live.insert(v).second)
+      continue;
+    if (Operation *def = v.getDefiningOp())
+      llvm::append_range(worklist, def->getOperands());
+  }
+  // Reported once per layer of the definition.
+  for (auto [stmt, value] : layers)
+    if (!live.contains(value) && deadBodyLayers.insert(stmt).second)
+      emitWarning(locator.get(stmt->nameLoc))
+          << "'" << stmt->name << "' does not contribute to the result of "
+          << "block '" << block.name << "'";
 }
 
 FailureOr<ast::Statement> ModelGen::instantiate(const ast::Statement &stmt,

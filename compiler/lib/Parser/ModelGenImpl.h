@@ -15,6 +15,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace nnc::detail {
@@ -179,6 +180,12 @@ private:
               llvm::ArrayRef<std::string> inputs, Scope &scope);
   mlir::FailureOr<mlir::Value> genBody(const ast::BlockDef &block,
                                        Scope &inner);
+  mlir::LogicalResult genBodyLet(const ast::Statement &stmt, Scope &inner);
+  /// Warns about the body's layers the block's result does not use.
+  void warnDeadBodyLayers(
+      const ast::BlockDef &block, const Scope &inner,
+      llvm::ArrayRef<std::pair<const ast::Statement *, mlir::Value>> layers,
+      mlir::Value result);
   mlir::LogicalResult bindOptions(const ast::BlockDef &block,
                                   const ast::Call &call, Scope &inner);
   /// The full names of the tensors a call passes to a block.
@@ -244,6 +251,7 @@ private:
     bool used = false;
   };
   llvm::StringMap<BlockInfo> blocks;
+  llvm::DenseSet<const ast::Statement *> deadBodyLayers;
   /// Layers generated so far, instances included.
   unsigned layerCount = 0;
   struct Decay {

@@ -2,7 +2,8 @@
 //
 // Part of nnc. Checks a parsed model (names, options, shapes) and builds the
 // nn module: parameters, the optimizer, @forward and @loss. Every op carries
-// the file:line:col of the layer that made it.
+// the file:line:col of the layer that made it, inside a block instance as a
+// call site of the block's line at the call.
 //
 //===----------------------------------------------------------------------===//
 
