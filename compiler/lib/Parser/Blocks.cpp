@@ -264,8 +264,8 @@ LogicalResult ModelGen::checkBlockOptions(const ast::BlockDef &block,
       return diag;
     }
     if (!given.insert(arg.key).second)
-      return eval.error(arg.keyLoc)
-             << "option '" << arg.key << "' is given twice";
+      return eval.error(arg.keyLoc) << "option '" << arg.key << "' of block '"
+                                    << block.name << "' is given twice";
   }
   for (const ast::BlockParam &option : block.options)
     if (!option.defaultValue && !given.count(option.name))
