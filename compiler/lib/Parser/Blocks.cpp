@@ -25,8 +25,6 @@ using llvm::StringRef;
 namespace {
 /// Deeper nesting of block calls is rejected.
 constexpr unsigned kMaxBlockDepth = 32;
-/// A model may expand to at most this many layers.
-constexpr unsigned kMaxLayers = 100000;
 /// An option's value, substituted through nested calls, stays this small.
 constexpr unsigned kMaxOptionNodes = 10000;
 
@@ -216,9 +214,9 @@ FailureOr<Value> ModelGen::genCall(const ast::Statement &stmt, Scope &scope) {
            << "block '" << callee << "' is defined after block '"
            << scope.block->name
            << "'; a block can only call the blocks defined above it";
-  if (++layerCount > kMaxLayers)
-    return eval.error(stmt.nameLoc)
-           << "the model expands to more than " << kMaxLayers << " layers";
+  if (++layerCount > options.maxLayers)
+    return eval.error(stmt.nameLoc) << "the model expands to more than "
+                                    << options.maxLayers << " layers";
   return emitLayer(*this, stmt);
 }
 

@@ -25,6 +25,8 @@ struct ModelOptions {
   /// Values that replace the model's `let` and `batch` constants
   /// (`nnc --set n=4096`, `--batch=32`).
   std::map<std::string, double> overrides;
+  /// The most layers a model may expand to, block instances included.
+  unsigned maxLayers = 100000;
 };
 
 /// Builds the nn module of `model`. Reports errors through the MLIR
