@@ -63,12 +63,9 @@ LogicalResult ModelGen::checkComplete(Location fileLoc) {
   if (!labels.empty() && !lossStmt)
     return emitError(locator.get(labels.front().loc))
            << "the model declares labels but no loss; add 'loss ...(...)'";
-  if (!decays.empty() && !lossStmt)
-    return emitError(decays.front().loc)
-           << "weight_decay adds to the loss, but the model has no loss; add "
-              "'loss ...(...)'";
-  if (decayStmt && !lossStmt)
-    return emitError(locator.get(decayStmt->loc))
+  if ((!decays.empty() || decayStmt) && !lossStmt)
+    return emitError(decays.empty() ? locator.get(decayStmt->loc)
+                                    : decays.front().loc)
            << "weight_decay adds to the loss, but the model has no loss; add "
               "'loss ...(...)'";
   for (const auto &[name, value] : options.overrides)
