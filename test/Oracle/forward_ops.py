@@ -6,6 +6,8 @@ non-zero on any mismatch.
 
 import argparse
 import os
+import re
+import subprocess
 import sys
 
 import numpy as np
@@ -20,6 +22,9 @@ sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 import tf_semantics as T  # noqa: E402
 
 rng = np.random.default_rng(1234)
+
+# The directory of nnc and nnc-opt (--tools).
+TOOLS = [None]
 
 
 def rand(*shape):
@@ -270,10 +275,31 @@ def resnet_pads(kernel):
             (kw - 1) // 2, kw - 1 - (kw - 1) // 2]
 
 
+def parsed_conv_attrs(shape, kernel, filters, stride, padding):
+    """The attributes nnc's parser gives the conv2d layer of a .nn model
+    with this `padding` (its --emit=nn output)."""
+    model = """model m
+batch %d
+input x: f32[batch, %d, %d, %d] NHWC
+c = conv2d(x, filters=%d, kernel=[%d, %d], stride=%d, padding=%s, bias=none)
+""" % (shape[0], shape[1], shape[2], shape[3], filters, kernel[0], kernel[1],
+       stride, padding)
+    out = subprocess.run([os.path.join(TOOLS[0], "nnc"), "-", "--emit=nn"],
+                         input=model, check=True, capture_output=True,
+                         text=True).stdout
+    return re.search(r"nn\.conv2d [^{]*\{([^}]*)\}", out).group(1)
+
+
 def conv_resnet_case(name, shape, kernel, filters, stride):
-    pad = resnet_pads(kernel)
-    return conv_case(name, shape[0], shape[1], shape[2], shape[3], kernel[0],
-                     kernel[1], filters, (stride, stride), (1, 1), pad)
+    """A conv2d layer with padding=SAME_RESNET, as nnc parses it, against
+    the padding tf_cnn_benchmarks gives it."""
+    x, wt = rand(*shape), rand(kernel[0], kernel[1], shape[3], filters) * 0.3
+    want = T.conv(t(x), t(wt), stride=stride,
+                  padding=resnet_pads(kernel)).numpy()
+    attrs = parsed_conv_attrs(shape, kernel, filters, stride, "SAME_RESNET")
+    body = "  %%r0 = nn.conv2d %%a0, %%a1 {%s} : (%s, %s) -> %s" % (
+        attrs, ty(x.shape), ty(wt.shape), ty(want.shape))
+    return name, generic_func([x, wt], [want.shape], body), [x, wt], [want]
 
 
 def training_cases():
@@ -300,6 +326,8 @@ def training_cases():
                          (2, 8, 8, 2), (3, 3), 3, 2),
         conv_resnet_case("conv SAME_RESNET 1x7 stride 2 on 6x10",
                          (1, 6, 10, 2), (1, 7), 2, 2),
+        conv_resnet_case("conv SAME_RESNET 4x2 stride 2 on 9x6",
+                         (1, 9, 6, 2), (4, 2), 3, 2),
     ]
 
 
@@ -352,6 +380,7 @@ def main():
     parser.add_argument("--llvm", required=True)
     parser.add_argument("family", choices=sorted(FAMILIES))
     args = parser.parse_args()
+    TOOLS[0] = args.tools
     passed = failed = 0
     for name, func, inputs, wants in FAMILIES[args.family]():
         shapes = [np.shape(w) for w in wants]

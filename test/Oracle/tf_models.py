@@ -148,7 +148,7 @@ def grad_train_net(p, x, step=0, training=True):
     b1 = torch.relu(norm("b1", conv("c1", x, (3, 3), 2, bias=False)))
     a1 = conv("a1", b1, (1, 7))
     a2 = conv("a2", a1, (7, 1), 2, bias=False)
-    s1 = conv("s1", b1, (1, 1), 2, bias=False)
+    s1 = conv("s1", b1, (2, 2), 2, bias=False)
     r = torch.relu(norm("b2", torch.cat([a2, s1], dim=3)))
     if training:
         r = dropout(r, 0.25, "dr", step)

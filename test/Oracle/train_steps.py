@@ -1,6 +1,7 @@
 """Several training steps and inference after them, against PyTorch.
 
-    python3 train_steps.py --nnc NNC --work DIR [--steps N] MODEL.nn
+    python3 train_steps.py --nnc NNC --work DIR [--steps N] [--bench EXE]
+                           MODEL.nn
 
 For Inputs/grad_train.nn (batch normalisation, dropout; SGD with momentum
 0.9, learning rate 0.1), through the bench program:
@@ -15,7 +16,8 @@ For Inputs/grad_train.nn (batch normalisation, dropout; SGD with momentum
 - `--mode=forward` on those parameters (--load): the logits with the moving
   statistics and no dropout.
 Each changed array is compared by its change, so a missing update cannot
-pass. Prints one line per check and "N passed, N failed".
+pass. --bench names the model's bench program when it is already compiled
+(by gradients.py). Prints one line per check and "N passed, N failed".
 """
 
 import argparse
@@ -63,12 +65,13 @@ def main():
     parser = argparse.ArgumentParser()
     oracle.add_program_arguments(parser)
     parser.add_argument("--steps", type=int, default=2)
+    parser.add_argument("--bench", help="the model's bench program")
     parser.add_argument("model")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     name = os.path.basename(args.model)[:-3]
-    bench = oracle.build(args.nnc, args.model,
-                         os.path.join(args.work, name + "-bench"))
+    bench = args.bench or oracle.build(
+        args.nnc, args.model, os.path.join(args.work, name + "-bench"))
     work = lambda f: os.path.join(args.work, "%s-%s.npz" % (name, f))
     flags = ["--threads=2"]
     init = oracle.run_dump(bench, work("init"), "forward", 1, 3, flags)
