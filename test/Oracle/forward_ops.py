@@ -261,8 +261,8 @@ def mean_case(shape, axes):
 def concat_case(a_shape, b_shape, axis):
     a, b = rand(*a_shape), rand(*b_shape)
     want = torch.cat([t(a), t(b)], dim=axis).numpy()
-    body = "  %%r0 = nn.concat %%a0, %%a1 {axis = %d : i64} : (%s, %s) -> %s" % (
-        axis, ty(a_shape), ty(b_shape), ty(want.shape))
+    body = ("  %%r0 = nn.concat %%a0, %%a1 {axis = %d : i64} : (%s, %s) -> %s"
+            % (axis, ty(a_shape), ty(b_shape), ty(want.shape)))
     return ("concat axis %d of %s and %s" % (axis, a_shape, b_shape),
             generic_func([a, b], [want.shape], body), [a, b], [want])
 
