@@ -501,12 +501,14 @@ Value ModelGen::addModelDecay(Value total) {
 }
 
 LogicalResult ModelGen::genBenchmark(const ast::Statement &stmt) {
-  static const StringRef kBenchmarks[] = {"tf_cnn_benchmarks"};
-  if (!llvm::is_contained(kBenchmarks, stmt.name))
+  ArrayRef<StringLiteral> known = nn::knownBenchmarks();
+  if (!llvm::is_contained(known, stmt.name))
     return emitError(locator.get(stmt.nameLoc))
            << "unknown benchmark '" << stmt.name << "'; expected "
-           << llvm::join(ArrayRef<StringRef>(kBenchmarks), ", ");
-  (*module)->setAttr("nn.benchmark", builder.getStringAttr(stmt.name));
+           << llvm::join(SmallVector<StringRef>(known.begin(), known.end()),
+                         ", ");
+  nn::NNDialect::BenchmarkAttrHelper(builder.getContext())
+      .setAttr(*module, builder.getStringAttr(stmt.name));
   return success();
 }
 
