@@ -94,6 +94,7 @@ void nnc::buildBufferizePipeline(mlir::OpPassManager &pm) {
       mlir::bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(mlir::bufferization::createOneShotBufferizePass(options));
   pm.addPass(createInPlaceUpdatesPass());
+  pm.addPass(createDistinctResultsPass());
   // Entry points are public: outputs become caller-owned buffers, marked
   // {bufferize.result}.
   mlir::bufferization::BufferResultsToOutParamsPassOptions outParams;

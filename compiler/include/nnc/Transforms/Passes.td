@@ -101,6 +101,18 @@ def InPlaceUpdatesPass : Pass<"nnc-in-place-updates", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def DistinctResultsPass : Pass<"nnc-distinct-results", "::mlir::ModuleOp"> {
+  let summary = "Give every returned buffer its own allocation";
+  let description = [{
+    Runs after nnc-in-place-updates. A function may return one buffer
+    several times (two gradients CSE made one value: the offsets of two
+    batch norms that feed the same sum); each later occurrence is returned
+    as a copy, so that buffer-results-to-out-params gives every result its
+    own caller-owned buffer.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def ExportModelInterfacePass
     : Pass<"nn-export-model-interface", "::mlir::ModuleOp"> {
   let summary = "Describe the compiled model for the runtime, as JSON";

@@ -85,6 +85,19 @@ def CopiesToLinalgPass
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def OutlineKernelsPass : Pass<"nnc-cpu-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Move each loop nest of the entry points into its own function";
+  let description = [{
+    Runs on buffers, after nnc-cpu-contractions. Every top-level scf.forall,
+    scf.for and linalg op of a public function becomes a call to a private
+    `noinline` function that takes the buffers and values it uses as
+    arguments (constants are cloned in). The same layer shapes then give
+    the same functions, which duplicate-function-elimination merges: a
+    ResNet's repeated blocks are generated, vectorised and compiled once.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def VectorizableLoopOrderPass
     : Pass<"nnc-cpu-vectorizable-loop-order", "::mlir::func::FuncOp"> {
   let summary = "Order linalg loops so the innermost one is unit-stride";

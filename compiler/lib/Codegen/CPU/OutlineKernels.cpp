@@ -1,0 +1,101 @@
+//===- OutlineKernels.cpp - the nnc-cpu-outline-kernels pass --------------===//
+//
+// Part of nnc. One private function per loop nest, so identical nests
+// (repeated blocks of a model, a layer's forward in every entry point) are
+// merged by duplicate-function-elimination and compiled once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnc/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace nnc::cpu {
+#define GEN_PASS_DEF_OUTLINEKERNELSPASS
+#include "nnc/Codegen/CPU/Passes.h.inc"
+} // namespace nnc::cpu
+
+using namespace mlir;
+
+namespace {
+
+bool isKernel(Operation *op) {
+  return op->getNumResults() == 0 &&
+         isa<scf::ForallOp, scf::ForOp, linalg::LinalgOp>(op);
+}
+
+/// The values `op` uses that are defined outside it, in first-use order.
+llvm::SetVector<Value> capturedValues(Operation *op) {
+  llvm::SetVector<Value> values(op->getOperands().begin(),
+                                op->getOperands().end());
+  for (Region &region : op->getRegions())
+    getUsedValuesDefinedAbove(region, values);
+  return values;
+}
+
+/// Replaces `op` by a call to a new private function holding it.
+void outline(Operation *op, StringRef name, OpBuilder &moduleBuilder) {
+  llvm::SetVector<Value> captured = capturedValues(op);
+  SmallVector<Value> args;
+  SmallVector<Operation *> constants;
+  for (Value v : captured) {
+    Operation *def = v.getDefiningOp();
+    if (def && def->hasTrait<OpTrait::ConstantLike>())
+      constants.push_back(def);
+    else
+      args.push_back(v);
+  }
+  SmallVector<Type> types;
+  for (Value v : args)
+    types.push_back(v.getType());
+  auto func = func::FuncOp::create(
+      moduleBuilder, op->getLoc(), name,
+      FunctionType::get(op->getContext(), types, {}));
+  func.setPrivate();
+  func->setAttr("passthrough",
+                moduleBuilder.getArrayAttr(
+                    {moduleBuilder.getStringAttr("noinline")}));
+  Block *body = func.addEntryBlock();
+  OpBuilder b = OpBuilder::atBlockBegin(body);
+  IRMapping map;
+  map.map(args, body->getArguments());
+  for (Operation *c : constants)
+    b.clone(*c, map);
+  b.clone(*op, map);
+  func::ReturnOp::create(b, op->getLoc());
+
+  OpBuilder callBuilder(op);
+  func::CallOp::create(callBuilder, op->getLoc(), func, args);
+  op->erase();
+}
+
+struct OutlineKernelsPass
+    : nnc::cpu::impl::OutlineKernelsPassBase<OutlineKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    OpBuilder moduleBuilder = OpBuilder::atBlockEnd(module.getBody());
+    unsigned count = 0;
+    SmallVector<func::FuncOp> entries;
+    for (auto f : module.getOps<func::FuncOp>())
+      if (f.isPublic() && !f.isExternal())
+        entries.push_back(f);
+    for (func::FuncOp f : entries) {
+      SmallVector<Operation *> kernels;
+      for (Operation &op : f.getBody().getOps())
+        if (isKernel(&op))
+          kernels.push_back(&op);
+      for (Operation *op : kernels)
+        outline(op, ("nnc_kernel_" + llvm::Twine(count++)).str(),
+                moduleBuilder);
+    }
+  }
+};
+
+} // namespace
