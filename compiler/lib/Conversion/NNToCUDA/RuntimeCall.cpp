@@ -90,6 +90,14 @@ std::string nnc::cuda::layerName(Location loc) {
 Value nnc::cuda::callRuntime(OpBuilder &b, Location loc, StringRef name,
                              ValueRange inputs, RankedTensorType resultType,
                              ArrayRef<Scalar> scalars) {
+  return callRuntime(b, loc, name, inputs,
+                     ArrayRef<RankedTensorType>{resultType}, scalars)
+      .front();
+}
+
+SmallVector<Value> nnc::cuda::callRuntime(
+    OpBuilder &b, Location loc, StringRef name, ValueRange inputs,
+    ArrayRef<RankedTensorType> resultTypes, ArrayRef<Scalar> scalars) {
   auto module =
       b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
   SmallVector<Value> args;
@@ -106,10 +114,13 @@ Value nnc::cuda::callRuntime(OpBuilder &b, Location loc, StringRef name,
                                            /*read_only=*/true),
          type);
   }
-  auto outType =
-      MemRefType::get(resultType.getShape(), resultType.getElementType());
-  Value out = memref::AllocOp::create(b, loc, outType);
-  pass(out, outType);
+  SmallVector<Value> outs;
+  for (RankedTensorType resultType : resultTypes) {
+    auto outType =
+        MemRefType::get(resultType.getShape(), resultType.getElementType());
+    outs.push_back(memref::AllocOp::create(b, loc, outType));
+    pass(outs.back(), outType);
+  }
   for (const Scalar &s : scalars) {
     Value v = s.isFloat
                   ? arith::ConstantOp::create(b, loc, b.getF64FloatAttr(s.f))
@@ -128,9 +139,12 @@ Value nnc::cuda::callRuntime(OpBuilder &b, Location loc, StringRef name,
   func::FuncOp fn =
       declare(b, module, bf16 ? (name + "_bf16").str() : name.str(), types);
   func::CallOp::create(b, loc, fn, args);
-  return bufferization::ToTensorOp::create(b, loc, resultType, out,
-                                           /*restrict=*/b.getUnitAttr(),
-                                           /*writable=*/b.getUnitAttr());
+  SmallVector<Value> results;
+  for (auto [out, resultType] : llvm::zip(outs, resultTypes))
+    results.push_back(bufferization::ToTensorOp::create(
+        b, loc, resultType, out,
+        /*restrict=*/b.getUnitAttr(), /*writable=*/b.getUnitAttr()));
+  return results;
 }
 
 Value nnc::cuda::castTensor(OpBuilder &b, Location loc, Value x, Type element) {
