@@ -84,3 +84,27 @@ func.func @arguments(%x: tensor<2x3xf32>, %y: tensor<1x3xf32>) -> tensor<3x3xf32
   %c = tensor.concat dim(0) %x, %y : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<3x3xf32>
   return %c : tensor<3x3xf32>
 }
+
+// -----
+
+// The producer's empty tensor also starts a fill (as the CPU's convolution
+// and its bias share one): only the producer's use becomes the slice.
+// CHECK-LABEL: func.func @shared_empty
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4x2xf32>
+// CHECK: %[[F:.*]] = linalg.fill {{.*}} outs(%[[E]] : tensor<4x2xf32>)
+// CHECK: %[[ALL:.*]] = tensor.empty() : tensor<4x4xf32>
+// CHECK-NEXT: %[[S:.*]] = tensor.extract_slice %[[ALL]][0, 0] [4, 2] [1, 1]
+// CHECK-NEXT: linalg.generic {{.*}} ins(%arg0, %[[F]] : tensor<4x2xf32>, tensor<4x2xf32>) outs(%[[S]] : tensor<4x2xf32>)
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @shared_empty(%x: tensor<4x2xf32>, %y: tensor<4x2xf32>) -> tensor<4x4xf32> {
+  %cst = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<4x2xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<4x2xf32>) -> tensor<4x2xf32>
+  %a = linalg.generic {indexing_maps = [#map3, #map3, #map3], iterator_types = ["parallel", "parallel"]} ins(%x, %f : tensor<4x2xf32>, tensor<4x2xf32>) outs(%e : tensor<4x2xf32>) {
+  ^bb0(%in: f32, %in2: f32, %out: f32):
+    %r = arith.addf %in, %in2 : f32
+    linalg.yield %r : f32
+  } -> tensor<4x2xf32>
+  %c = tensor.concat dim(1) %a, %y : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x4xf32>
+  return %c : tensor<4x4xf32>
+}

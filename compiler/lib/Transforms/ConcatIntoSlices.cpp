@@ -2,7 +2,7 @@
 //
 // Part of nnc. A tensor.concat bufferizes into a fresh buffer and one copy
 // per input. Here every input computed by a linalg op into a tensor.empty
-// of its own is computed into its slice of the concatenation instead:
+// is computed into its slice of the concatenation instead:
 //
 //   %all = tensor.empty()                  (before the first such producer)
 //   %s0  = tensor.extract_slice %all[...]
@@ -31,16 +31,16 @@ namespace nnc {
 using namespace mlir;
 
 namespace {
-/// The linalg op computing `v` into a tensor.empty used nowhere else, in
-/// the concat's block, with `v` used only by the concat; null otherwise.
+/// The linalg op computing `v` into a tensor.empty, in the concat's block,
+/// with `v` used only by the concat; null otherwise. (Other users of the
+/// same tensor.empty are unaffected: each use is a tensor of its own.)
 linalg::LinalgOp producerInto(Value v, tensor::ConcatOp concat) {
   auto op = v.getDefiningOp<linalg::LinalgOp>();
   if (!op || !v.hasOneUse() || op->getNumResults() != 1 ||
       op->getBlock() != concat->getBlock() || !op.hasPureTensorSemantics())
     return nullptr;
   OpOperand *init = op.getDpsInitOperand(0);
-  auto empty = init->get().getDefiningOp<tensor::EmptyOp>();
-  if (!empty || !empty->hasOneUse())
+  if (!init->get().getDefiningOp<tensor::EmptyOp>())
     return nullptr;
   return op;
 }
@@ -89,7 +89,8 @@ void rewrite(tensor::ConcatOp concat) {
       Value slice = tensor::ExtractSliceOp::create(b, loc, vType, all, offsets,
                                                    sizes, strides);
       init->set(slice);
-      empty->erase();
+      if (empty->use_empty())
+        empty->erase();
       b.setInsertionPointAfter(in.producer);
     } else {
       b.setInsertionPoint(concat);
