@@ -45,18 +45,22 @@ func.func @two_producers(%x: tensor<2x4x4x8xf32>, %y: tensor<2x4x4x4xf32>) -> te
 
 // -----
 
-// An argument, and a result used twice, are copied in where the concat
-// was; the producer listed second but computed first still writes its
-// slice in place.
+// An argument is copied in where the concat was; the producer listed
+// second but computed first writes its slice in place, and so does one
+// whose result is used again: that use, after the concat, reads the slice
+// of the concatenation (bufferized, a subview of the buffer no later
+// producer writes).
 // CHECK-LABEL: func.func @mixed
 // CHECK: %[[ALL:.*]] = tensor.empty() : tensor<4x9xf32>
 // CHECK-NEXT: %[[S:.*]] = tensor.extract_slice %[[ALL]][0, 3] [4, 2] [1, 1]
 // CHECK-NEXT: %[[A:.*]] = linalg.generic {{.*}} outs(%[[S]] : tensor<4x2xf32>)
 // CHECK: %[[ALL1:.*]] = tensor.insert_slice %[[A]] into %[[ALL]][0, 3] [4, 2] [1, 1]
-// CHECK: %[[B:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4x4xf32>)
-// CHECK: %[[ALL2:.*]] = tensor.insert_slice %arg0 into %[[ALL1]][0, 0] [4, 3] [1, 1]
-// CHECK-NEXT: %[[ALL3:.*]] = tensor.insert_slice %[[B]] into %[[ALL2]][0, 5] [4, 4] [1, 1]
-// CHECK-NEXT: return %[[ALL3]], %[[B]]
+// CHECK-NEXT: %[[S2:.*]] = tensor.extract_slice %[[ALL1]][0, 5] [4, 4] [1, 1]
+// CHECK-NEXT: %[[B:.*]] = linalg.generic {{.*}} outs(%[[S2]] : tensor<4x4xf32>)
+// CHECK: %[[ALL2:.*]] = tensor.insert_slice %[[B]] into %[[ALL1]][0, 5] [4, 4] [1, 1]
+// CHECK-NEXT: %[[ALL3:.*]] = tensor.insert_slice %arg0 into %[[ALL2]][0, 0] [4, 3] [1, 1]
+// CHECK-NEXT: %[[BS:.*]] = tensor.extract_slice %[[ALL3]][0, 5] [4, 4] [1, 1]
+// CHECK-NEXT: return %[[ALL3]], %[[BS]]
 #map2 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @mixed(%x: tensor<4x3xf32>, %y: tensor<4x2xf32>, %z: tensor<4x4xf32>) -> (tensor<4x9xf32>, tensor<4x4xf32>) {
   %e0 = tensor.empty() : tensor<4x2xf32>
@@ -77,12 +81,27 @@ func.func @mixed(%x: tensor<4x3xf32>, %y: tensor<4x2xf32>, %z: tensor<4x4xf32>) 
 
 // -----
 
-// No input computed into an empty tensor: the concat stays.
+// No input computed into an empty tensor, or one taken twice: the concat
+// stays.
 // CHECK-LABEL: func.func @arguments
 // CHECK: tensor.concat dim(0) %arg0, %arg1
 func.func @arguments(%x: tensor<2x3xf32>, %y: tensor<1x3xf32>) -> tensor<3x3xf32> {
   %c = tensor.concat dim(0) %x, %y : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<3x3xf32>
   return %c : tensor<3x3xf32>
+}
+
+// CHECK-LABEL: func.func @twice
+// CHECK: tensor.concat dim(0) %[[A:.*]], %[[A]]
+#map4 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @twice(%x: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  %e = tensor.empty() : tensor<2x3xf32>
+  %a = linalg.generic {indexing_maps = [#map4, #map4], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<2x3xf32>) outs(%e : tensor<2x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.negf %in : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3xf32>
+  %c = tensor.concat dim(0) %a, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  return %c : tensor<4x3xf32>
 }
 
 // -----

@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace nnc {
 #define GEN_PASS_DEF_CONCATINTOSLICESPASS
@@ -31,25 +32,54 @@ namespace nnc {
 using namespace mlir;
 
 namespace {
-/// The linalg op computing `v` into a tensor.empty, in the concat's block,
-/// with `v` used only by the concat; null otherwise. (Other users of the
-/// same tensor.empty are unaffected: each use is a tensor of its own.)
-linalg::LinalgOp producerInto(Value v, tensor::ConcatOp concat) {
+/// The init operand through which a linalg op computes `v` into a
+/// tensor.empty, in the concat's block, with `v` an input of the concat
+/// once; null otherwise. Other users of `v` read it from the slice
+/// (bufferization copies it should the slice be overwritten before they
+/// run); other users of the same tensor.empty are unaffected, each use
+/// being a tensor of its own.
+OpOperand *initOf(Value v, tensor::ConcatOp concat) {
+  auto result = dyn_cast<OpResult>(v);
   auto op = v.getDefiningOp<linalg::LinalgOp>();
-  if (!op || !v.hasOneUse() || op->getNumResults() != 1 ||
+  if (!op || llvm::count(concat.getInputs(), v) != 1 ||
       op->getBlock() != concat->getBlock() || !op.hasPureTensorSemantics())
     return nullptr;
-  OpOperand *init = op.getDpsInitOperand(0);
+  OpOperand *init = op.getDpsInitOperand(result.getResultNumber());
   if (!init->get().getDefiningOp<tensor::EmptyOp>())
     return nullptr;
-  return op;
+  return init;
 }
 
 struct Input {
   unsigned index;
   int64_t offset;
-  Operation *producer; // a linalg op; null: copied in at the concat
+  OpOperand *init; // the producer's; null: copied in at the concat
+  Operation *producer;
 };
+
+/// Uses of a producer's result after the last insert_slice read its slice
+/// of the whole result `all` instead, so that bufferization sees no read of
+/// a slice after a later producer wrote the buffer (it would copy).
+void readFromResult(Value all,
+                    ArrayRef<std::pair<Value, tensor::InsertSliceOp>> placed) {
+  Operation *last = all.getDefiningOp();
+  OpBuilder b(last->getContext());
+  b.setInsertionPointAfter(last);
+  for (auto [v, insert] : placed) {
+    Value slice;
+    for (OpOperand &use : llvm::make_early_inc_range(v.getUses())) {
+      Operation *at = last->getBlock()->findAncestorOpInBlock(*use.getOwner());
+      if (!at || at == last || !last->isBeforeInBlock(at))
+        continue;
+      if (!slice)
+        slice = tensor::ExtractSliceOp::create(
+            b, insert.getLoc(), cast<RankedTensorType>(v.getType()), all,
+            insert.getMixedOffsets(), insert.getMixedSizes(),
+            insert.getMixedStrides());
+      use.set(slice);
+    }
+  }
+}
 
 /// Computes the inputs of `concat` into slices of one tensor.
 void rewrite(tensor::ConcatOp concat) {
@@ -57,8 +87,14 @@ void rewrite(tensor::ConcatOp concat) {
   int64_t dim = concat.getDim(), rank = type.getRank();
   SmallVector<Input> inputs;
   int64_t offset = 0;
+  llvm::SmallPtrSet<Operation *, 4> producers;
   for (auto [i, v] : llvm::enumerate(concat.getInputs())) {
-    inputs.push_back({unsigned(i), offset, producerInto(v, concat)});
+    OpOperand *init = initOf(v, concat);
+    // One slice per producer: a second result of the same op is copied.
+    if (init && !producers.insert(init->getOwner()).second)
+      init = nullptr;
+    inputs.push_back(
+        {unsigned(i), offset, init, init ? init->getOwner() : nullptr});
     offset += cast<RankedTensorType>(v.getType()).getDimSize(dim);
   }
   // The producers in program order, then the copies at the concat.
@@ -73,6 +109,8 @@ void rewrite(tensor::ConcatOp concat) {
   Location loc = concat.getLoc();
   Value all =
       tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  // Each producer's result and the insert_slice that puts it back.
+  SmallVector<std::pair<Value, tensor::InsertSliceOp>> placed;
   for (const Input &in : inputs) {
     Value v = concat.getInputs()[in.index];
     auto vType = cast<RankedTensorType>(v.getType());
@@ -83,8 +121,7 @@ void rewrite(tensor::ConcatOp concat) {
     offsets[dim] = b.getIndexAttr(in.offset);
     if (in.producer) {
       b.setInsertionPoint(in.producer);
-      OpOperand *init =
-          cast<linalg::LinalgOp>(in.producer).getDpsInitOperand(0);
+      OpOperand *init = in.init;
       Operation *empty = init->get().getDefiningOp();
       Value slice = tensor::ExtractSliceOp::create(b, loc, vType, all, offsets,
                                                    sizes, strides);
@@ -95,11 +132,15 @@ void rewrite(tensor::ConcatOp concat) {
     } else {
       b.setInsertionPoint(concat);
     }
-    all =
+    auto insert =
         tensor::InsertSliceOp::create(b, loc, v, all, offsets, sizes, strides);
+    if (in.producer)
+      placed.push_back({v, insert});
+    all = insert;
   }
   concat.replaceAllUsesWith(all);
   concat.erase();
+  readFromResult(all, placed);
 }
 
 struct ConcatIntoSlicesPass

@@ -94,8 +94,8 @@ def ConcatIntoSlicesPass
   let description = [{
     Runs on tensors, before bufferization. A `tensor.concat` bufferizes into
     a fresh buffer and one copy per input. Each input that a linalg op
-    computes into a `tensor.empty` of its own (and that only the concat
-    uses) is computed instead into a `tensor.extract_slice` of one
+    computes into a `tensor.empty` (an input the concat takes once) is
+    computed instead into a `tensor.extract_slice` of one
     `tensor.empty` of the concatenated shape and put back with
     `tensor.insert_slice`, so bufferization makes the producers write
     subviews of one buffer. Other inputs are inserted where the concat was.
