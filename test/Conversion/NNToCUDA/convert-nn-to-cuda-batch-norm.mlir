@@ -95,3 +95,19 @@ func.func @batch_norm_f16(%x: tensor<2x8xf16>, %scale: tensor<8xf16>, %offset: t
   %a = nn.moving_average %avg, %v {decay = 0.99 : f64, correction = 2.0 : f64} : (tensor<8xf16>, tensor<8xf16>) -> tensor<8xf16>
   return %y, %a : tensor<2x8xf16>, tensor<8xf16>
 }
+
+// -----
+
+// A layer without a learnt scale has a constant one: the call reads it from
+// a device buffer filled by a kernel, never from a host constant.
+// CHECK-LABEL: func.func @constant_scale
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<8xf32>
+// CHECK-NEXT: %[[F:.*]] = linalg.fill ins(%[[ONE]] : f32) outs(%[[E]] : tensor<8xf32>)
+// CHECK-NEXT: bufferization.to_buffer %[[F]] read_only
+// CHECK: call @nnrt_cuda_batch_norm_train(
+func.func @constant_scale(%x: tensor<4x8xf32>, %offset: tensor<8xf32>) -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %ones = arith.constant dense<1.0> : tensor<8xf32>
+  %y, %m, %v = nn.batch_norm_train %x, %ones, %offset {epsilon = 1.0e-3 : f64} : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>)
+  return %y, %m, %v : tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>
+}

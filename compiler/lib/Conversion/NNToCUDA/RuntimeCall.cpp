@@ -14,6 +14,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -41,6 +42,21 @@ func::FuncOp declare(OpBuilder &b, ModuleOp module, StringRef name,
   fn.setPrivate();
   fn->setAttr("llvm.emit_c_interface", b.getUnitAttr());
   return fn;
+}
+
+/// `x`, or for a splat constant (batch norm's scale of ones when the layer
+/// has none) the same filled in by a kernel: a constant would bufferize
+/// into a host global, and every buffer a call reads is on the device.
+Value onDevice(OpBuilder &b, Location loc, Value x) {
+  DenseElementsAttr value;
+  if (!matchPattern(x, m_Constant(&value)) || !value.isSplat())
+    return x;
+  auto type = cast<RankedTensorType>(x.getType());
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Value scalar = arith::ConstantOp::create(
+      b, loc, cast<TypedAttr>(value.getSplatValue<Attribute>()));
+  return linalg::FillOp::create(b, loc, scalar, init).getResult(0);
 }
 
 /// The address of a NUL-terminated global holding `text`.
@@ -108,6 +124,7 @@ SmallVector<Value> nnc::cuda::callRuntime(
     types.push_back(dynamic);
   };
   for (Value input : inputs) {
+    input = onDevice(b, loc, input);
     auto type = cast<RankedTensorType>(input.getType());
     auto memref = MemRefType::get(type.getShape(), type.getElementType());
     pass(bufferization::ToBufferOp::create(b, loc, memref, input,
