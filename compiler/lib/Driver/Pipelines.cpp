@@ -86,6 +86,8 @@ void nnc::buildBufferizePipeline(mlir::OpPassManager &pm) {
   pm.addPass(createParamsToArgumentsPass());
   // Every op that starts from a filled tensor fills its own buffer.
   pm.addNestedPass<mlir::func::FuncOp>(createDuplicateSharedFillsPass());
+  // Concatenated inputs are computed in place.
+  pm.addNestedPass<mlir::func::FuncOp>(createConcatIntoSlicesPass());
   // Parameter updates are computed into the parameter's own buffer.
   pm.addPass(mlir::bufferization::createEmptyTensorEliminationPass());
   mlir::bufferization::OneShotBufferizePassOptions options;

@@ -61,6 +61,11 @@ bool nnrt::cuda::test::runFailureCase(const char *name) {
   } else if (c == "lrn-radius") {
     NnrtDesc4 x = dense4(1, 2, 2, 32), y = dense4(1, 2, 2, 32);
     _mlir_ciface_nnrt_cuda_lrn(&x, &y, 8, 1.0, 1e-3, 0.75, "norm1 (m.nn:5:1)");
+  } else if (c == "batch-norm-channels") {
+    NnrtDesc4 x = dense4(8, 1, 1, 16), y = dense4(8, 1, 1, 16);
+    NnrtDesc1 v16{fake, fake, 0, {16}, {1}}, v12{fake, fake, 0, {12}, {1}};
+    _mlir_ciface_nnrt_cuda_batch_norm_train(&x, &v16, &v12, &y, &v16, &v16,
+                                            1e-3, "bn1 (m.nn:6:1)");
   } else if (c == "host-shared") {
     mgpuMemAlloc(64, nullptr, true);
   } else {

@@ -17,6 +17,7 @@
 
 #include "nnrt/cuda/Abi.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace nnrt::cuda;
@@ -206,6 +207,74 @@ void testLRN() {
   }
 }
 
+/// Positive values around 1: scales, and variances to normalise with.
+std::vector<float> positive(size_t n) {
+  std::vector<float> v = data(n, 0);
+  for (float &f : v)
+    f = 1.0f + 0.5f * f;
+  return v;
+}
+
+void testBatchNorm() {
+  // NHWC images, a dense layer's [N, C] as [N, 1, 1, C], and one element
+  // per channel (the biased variance is 0).
+  const std::vector<int64_t> shapes[] = {
+      {2, 5, 3, 7}, {16, 1, 1, 10}, {3, 4, 4, 64}, {1, 1, 1, 5}};
+  for (const std::vector<int64_t> &shape : shapes) {
+    BatchNormShape s{shape[0] * shape[1] * shape[2], shape[3], 1e-3};
+    std::string name = "batch norm [" + std::to_string(shape[0]) + ", " +
+                       std::to_string(shape[1]) + ", " +
+                       std::to_string(shape[2]) + ", " +
+                       std::to_string(shape[3]) + "]";
+    Buffer x(shape), y(shape), dy(shape), dx(shape), scale({s.c}),
+        offset({s.c}), mean({s.c}), variance({s.c}), invStd({s.c}),
+        dscale({s.c}), doffset({s.c});
+    // An offset from zero that a one-pass variance would lose precision on.
+    std::vector<float> xv = data(s.pixels * s.c, 0);
+    for (float &f : xv)
+      f = 3.0f + 2.0f * f;
+    std::vector<float> dyv = data(s.pixels * s.c, 0), scalev = positive(s.c),
+                       offsetv = data(s.c, 0);
+    x.upload(xv), dy.upload(dyv), scale.upload(scalev), offset.upload(offsetv);
+    // Whatever the outputs held before must not matter.
+    mean.upload(std::vector<float>(s.c, std::nanf("")));
+    variance.upload(std::vector<float>(s.c, std::nanf("")));
+    NnrtDesc4 xd = x.d4(), yd = y.d4(), dyd = dy.d4(), dxd = dx.d4();
+    NnrtDesc1 scaled = scale.d1(), offsetd = offset.d1(), meand = mean.d1(),
+              varianced = variance.d1(), invStdd = invStd.d1(),
+              dscaled = dscale.d1(), doffsetd = doffset.d1();
+    _mlir_ciface_nnrt_cuda_batch_norm_train(&xd, &scaled, &offsetd, &yd, &meand,
+                                            &varianced, s.epsilon, kLayer);
+    BatchNormStats want = batchNormTrain(s, xv, scalev, offsetv);
+    checkClose(y.download(), want.y, 1e-4, name + " training output");
+    checkClose(mean.download(), want.mean, 1e-4, name + " batch mean");
+    checkClose(variance.download(), want.variance, 1e-4,
+               name + " biased batch variance");
+
+    std::vector<float> invStdv(s.c);
+    for (int64_t c = 0; c < s.c; ++c)
+      invStdv[c] = float(1 / std::sqrt(double(want.variance[c]) + s.epsilon));
+    mean.upload(want.mean), invStd.upload(invStdv);
+    _mlir_ciface_nnrt_cuda_batch_norm_backward(&xd, &scaled, &meand, &invStdd,
+                                               &dyd, &dxd, &dscaled, &doffsetd,
+                                               s.epsilon, kLayer);
+    BatchNormGrads grads =
+        batchNormGrad(s, xv, scalev, want.mean, want.variance, dyv);
+    checkClose(dx.download(), grads.dx, 1e-4, name + " input gradient");
+    checkClose(dscale.download(), grads.dscale, 1e-4, name + " scale gradient");
+    checkClose(doffset.download(), grads.doffset, 1e-4,
+               name + " offset gradient");
+
+    std::vector<float> meanv = data(s.c, 0), variancev = positive(s.c);
+    mean.upload(meanv), variance.upload(variancev);
+    _mlir_ciface_nnrt_cuda_batch_norm(&xd, &scaled, &offsetd, &meand,
+                                      &varianced, &yd, s.epsilon, kLayer);
+    checkClose(y.download(),
+               batchNormInference(s, xv, scalev, offsetv, meanv, variancev),
+               1e-4, name + " inference");
+  }
+}
+
 void testMatmul() {
   const int64_t m = 33, n = 17, k = 19;
   for (int64_t math = 0; math < 3; ++math)
@@ -384,6 +453,7 @@ void nnrt::cuda::test::runGpuTests() {
   testConvolutions();
   testPooling();
   testLRN();
+  testBatchNorm();
   testMatmul();
   testGraph();
 }

@@ -2,11 +2,13 @@
 //
 // Part of nnc's runtime (the CUDA runtime's tests). Descriptor reading, the
 // pool's bookkeeping through a fake backend, plan keys and engine filters,
-// messages, and module registration before any CUDA call.
+// messages, module registration before any CUDA call, and the batch-norm
+// reference.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Check.h"
+#include "Reference.h"
 
 #include "ConvPlan.h"
 #include "DeviceSession.h"
@@ -14,6 +16,8 @@
 #include "Pool.h"
 
 #include "nnrt/cuda/Abi.h"
+
+#include <cmath>
 
 using namespace nnrt::cuda;
 using namespace nnrt::cuda::test;
@@ -197,6 +201,39 @@ void testModules() {
   mgpuModuleUnload(nullptr);
   check(true, "unloading never touches CUDA");
 }
+/// The batch-norm reference the GPU tests trust: hand-computed statistics,
+/// and the gradient's identities (dx sums to zero over a channel and is
+/// orthogonal to xhat; doffset and dscale are the plain sums).
+void testBatchNormReference() {
+  BatchNormShape s{4, 2, 0.0};
+  std::vector<float> x = {1, 2, 2, -2, 3, 2, 4, 2}, scale = {2, 1},
+                     offset = {0.5f, -1};
+  BatchNormStats t = batchNormTrain(s, x, scale, offset);
+  checkClose(t.mean, {2.5f, 1.0f}, 1e-7, "batch-norm reference: mean");
+  checkClose(t.variance, {1.25f, 3.0f}, 1e-7,
+             "batch-norm reference: biased variance");
+  checkClose(
+      {t.y[0], t.y[1]},
+      {float(2 * -1.5 / std::sqrt(1.25) + 0.5), float(1 / std::sqrt(3.0) - 1)},
+      1e-6, "batch-norm reference: output");
+  std::vector<float> dy = {0.5f, 1, -1, 2, 0.25f, -3, 3, 1};
+  BatchNormGrads g = batchNormGrad(s, x, scale, t.mean, t.variance, dy);
+  double sum[2] = {0, 0}, dot[2] = {0, 0};
+  for (int64_t i = 0; i < 4; ++i)
+    for (int64_t c = 0; c < 2; ++c) {
+      sum[c] += g.dx[i * 2 + c];
+      dot[c] += g.dx[i * 2 + c] * (x[i * 2 + c] - t.mean[c]);
+    }
+  check(std::fabs(sum[0]) + std::fabs(sum[1]) < 1e-5 &&
+            std::fabs(dot[0]) + std::fabs(dot[1]) < 1e-5,
+        "batch-norm reference: dx is centred and orthogonal to xhat");
+  checkClose(g.doffset, {2.75f, 1.0f}, 1e-7,
+             "batch-norm reference: offset gradient");
+  double dscale0 =
+      (0.5 * -1.5 - 1 * -0.5 + 0.25 * 0.5 + 3 * 1.5) / std::sqrt(1.25);
+  checkClose({g.dscale[0]}, {float(dscale0)}, 1e-6,
+             "batch-norm reference: scale gradient");
+}
 } // namespace
 
 void nnrt::cuda::test::runHostTests() {
@@ -205,4 +242,5 @@ void nnrt::cuda::test::runHostTests() {
   testPlans();
   testMessages();
   testModules();
+  testBatchNormReference();
 }

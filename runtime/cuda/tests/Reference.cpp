@@ -188,6 +188,67 @@ std::vector<float> nnrt::cuda::test::lrnBackward(const LRNParams &p,
   return toFloat(dx);
 }
 
+std::vector<float> nnrt::cuda::test::batchNormInference(
+    const BatchNormShape &s, const std::vector<float> &x,
+    const std::vector<float> &scale, const std::vector<float> &offset,
+    const std::vector<float> &mean, const std::vector<float> &variance) {
+  std::vector<double> y(x.size());
+  for (int64_t i = 0; i < s.pixels; ++i)
+    for (int64_t c = 0; c < s.c; ++c) {
+      int64_t at = i * s.c + c;
+      y[at] = scale[c] * (double(x[at]) - mean[c]) /
+                  std::sqrt(double(variance[c]) + s.epsilon) +
+              offset[c];
+    }
+  return toFloat(y);
+}
+
+BatchNormStats nnrt::cuda::test::batchNormTrain(
+    const BatchNormShape &s, const std::vector<float> &x,
+    const std::vector<float> &scale, const std::vector<float> &offset) {
+  std::vector<double> mean(s.c, 0), variance(s.c, 0);
+  for (int64_t i = 0; i < s.pixels; ++i)
+    for (int64_t c = 0; c < s.c; ++c)
+      mean[c] += x[i * s.c + c];
+  for (double &m : mean)
+    m /= double(s.pixels);
+  for (int64_t i = 0; i < s.pixels; ++i)
+    for (int64_t c = 0; c < s.c; ++c) {
+      double d = x[i * s.c + c] - mean[c];
+      variance[c] += d * d;
+    }
+  for (double &v : variance)
+    v /= double(s.pixels);
+  BatchNormStats out{{}, toFloat(mean), toFloat(variance)};
+  out.y = batchNormInference(s, x, scale, offset, out.mean, out.variance);
+  return out;
+}
+
+BatchNormGrads nnrt::cuda::test::batchNormGrad(
+    const BatchNormShape &s, const std::vector<float> &x,
+    const std::vector<float> &scale, const std::vector<float> &mean,
+    const std::vector<float> &variance, const std::vector<float> &dy) {
+  // dx = scale * rstd * (dy - sum(dy) / n - xhat * sum(dy * xhat) / n)
+  std::vector<double> rstd(s.c), dscale(s.c, 0), doffset(s.c, 0), dx(x.size());
+  auto xhat = [&](int64_t i, int64_t c) {
+    return (double(x[i * s.c + c]) - mean[c]) * rstd[c];
+  };
+  for (int64_t c = 0; c < s.c; ++c)
+    rstd[c] = 1 / std::sqrt(double(variance[c]) + s.epsilon);
+  for (int64_t i = 0; i < s.pixels; ++i)
+    for (int64_t c = 0; c < s.c; ++c) {
+      doffset[c] += dy[i * s.c + c];
+      dscale[c] += dy[i * s.c + c] * xhat(i, c);
+    }
+  double n = double(s.pixels);
+  for (int64_t i = 0; i < s.pixels; ++i)
+    for (int64_t c = 0; c < s.c; ++c)
+      dx[i * s.c + c] =
+          scale[c] * rstd[c] *
+          (dy[i * s.c + c] - doffset[c] / n - xhat(i, c) * dscale[c] / n);
+  return {toFloat(dx), toFloat(dscale), toFloat(doffset)};
+}
+
 std::vector<float> nnrt::cuda::test::matmul(int64_t m, int64_t n, int64_t k,
                                             bool transA, bool transB,
                                             const std::vector<float> &a,

@@ -4,7 +4,7 @@
 // precision, written from TensorFlow's definitions: NHWC activations, HWIO
 // filters, symmetric padding, max pooling over real positions only,
 // average pooling dividing by the real positions, LRN with alpha not
-// divided by the window.
+// divided by the window, batch normalisation with the biased variance.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +55,39 @@ struct LRNParams {
 std::vector<float> lrnForward(const LRNParams &p, const std::vector<float> &x);
 std::vector<float> lrnBackward(const LRNParams &p, const std::vector<float> &x,
                                const std::vector<float> &dy);
+
+/// Batch normalisation over `pixels` rows of `c` channels (an NHWC tensor
+/// flattened), TensorFlow's fused batch norm: biased variance.
+struct BatchNormShape {
+  int64_t pixels, c;
+  double epsilon;
+};
+
+struct BatchNormStats {
+  std::vector<float> y, mean, variance;
+};
+
+std::vector<float> batchNormInference(const BatchNormShape &s,
+                                      const std::vector<float> &x,
+                                      const std::vector<float> &scale,
+                                      const std::vector<float> &offset,
+                                      const std::vector<float> &mean,
+                                      const std::vector<float> &variance);
+BatchNormStats batchNormTrain(const BatchNormShape &s,
+                              const std::vector<float> &x,
+                              const std::vector<float> &scale,
+                              const std::vector<float> &offset);
+
+struct BatchNormGrads {
+  std::vector<float> dx, dscale, doffset;
+};
+
+/// The gradients of batchNormTrain's output for the batch's own mean and
+/// variance.
+BatchNormGrads
+batchNormGrad(const BatchNormShape &s, const std::vector<float> &x,
+              const std::vector<float> &scale, const std::vector<float> &mean,
+              const std::vector<float> &variance, const std::vector<float> &dy);
 
 /// Row-major C[M, N] = op(A) op(B) (+ bias[N], then ReLU when asked).
 std::vector<float> matmul(int64_t m, int64_t n, int64_t k, bool transA,

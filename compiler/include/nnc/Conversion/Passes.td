@@ -28,11 +28,12 @@ def ConvertNNToLinalg : Pass<"convert-nn-to-linalg", "::mlir::ModuleOp"> {
 }
 
 def ConvertNNToCUDA : Pass<"convert-nn-to-cuda", "::mlir::ModuleOp"> {
-  let summary = "Convolutions, pooling, LRN and matrix products as calls into libnnrt's CUDA part";
+  let summary = "Convolutions, pooling, LRN, batch norm and matrix products as calls into libnnrt's CUDA part";
   let description = [{
     Runs on the nn dialect, before convert-nn-to-linalg. Convolutions (and
     their input and filter gradients), max pooling (and its gradient),
-    average pooling and LRN (and LRN's gradient) become cuDNN calls, matrix
+    average pooling, LRN (and LRN's gradient) and batch normalisation
+    (inference, training and its gradient) become cuDNN calls, matrix
     products cuBLASLt calls with a following bias_add and relu fused into
     the epilogue. Each call reads its operands through
     `bufferization.to_buffer`, writes a fresh `memref.alloc` and yields it
@@ -57,6 +58,7 @@ def ConvertNNToCUDA : Pass<"convert-nn-to-cuda", "::mlir::ModuleOp"> {
     "::mlir::func::FuncDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::tensor::TensorDialect",
   ];

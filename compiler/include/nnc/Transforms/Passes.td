@@ -88,6 +88,21 @@ def DuplicateSharedFillsPass
                            "::mlir::tensor::TensorDialect"];
 }
 
+def ConcatIntoSlicesPass
+    : Pass<"nnc-concat-into-slices", "::mlir::func::FuncOp"> {
+  let summary = "Compute a concatenation's inputs into its slices";
+  let description = [{
+    Runs on tensors, before bufferization. A `tensor.concat` bufferizes into
+    a fresh buffer and one copy per input. Each input that a linalg op
+    computes into a `tensor.empty` (an input the concat takes once) is
+    computed instead into a `tensor.extract_slice` of one
+    `tensor.empty` of the concatenated shape and put back with
+    `tensor.insert_slice`, so bufferization makes the producers write
+    subviews of one buffer. Other inputs are inserted where the concat was.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def InPlaceUpdatesPass : Pass<"nnc-in-place-updates", "::mlir::ModuleOp"> {
   let summary = "Drop the parameter-update results once bufferized";
   let description = [{

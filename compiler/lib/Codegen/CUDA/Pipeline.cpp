@@ -40,7 +40,9 @@ void nnc::cuda::buildKernelsPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createSplitReductionsPass());
   pm.addNestedPass<func::FuncOp>(createHostBuffersPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToGPUPass());
-  addUpstream(pm, "gpu-kernel-outlining");
+  // Constants and index computations move into the launches first, so
+  // kernels see them as immediates rather than parameters.
+  addUpstream(pm, "gpu-launch-sink-index-computations,gpu-kernel-outlining");
   pm.addPass(createOneModulePass());
   pm.addNestedPass<func::FuncOp>(createStreamPass());
   pm.addPass(createCanonicalizerPass());

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -38,6 +39,7 @@ struct ConvertNNToCUDAPass
     nnc::populateConvToCUDAPatterns(patterns, math);
     nnc::populatePoolToCUDAPatterns(patterns);
     nnc::populateNormToCUDAPatterns(patterns);
+    nnc::populateBatchNormToCUDAPatterns(patterns);
     nnc::populateMatmulToCUDAPatterns(patterns, math);
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);

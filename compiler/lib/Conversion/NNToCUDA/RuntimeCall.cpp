@@ -14,6 +14,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -41,6 +42,21 @@ func::FuncOp declare(OpBuilder &b, ModuleOp module, StringRef name,
   fn.setPrivate();
   fn->setAttr("llvm.emit_c_interface", b.getUnitAttr());
   return fn;
+}
+
+/// `x`, or for a splat constant (batch norm's scale of ones when the layer
+/// has none) the same filled in by a kernel: a constant would bufferize
+/// into a host global, and every buffer a call reads is on the device.
+Value onDevice(OpBuilder &b, Location loc, Value x) {
+  DenseElementsAttr value;
+  if (!matchPattern(x, m_Constant(&value)) || !value.isSplat())
+    return x;
+  auto type = cast<RankedTensorType>(x.getType());
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Value scalar = arith::ConstantOp::create(
+      b, loc, cast<TypedAttr>(value.getSplatValue<Attribute>()));
+  return linalg::FillOp::create(b, loc, scalar, init).getResult(0);
 }
 
 /// The address of a NUL-terminated global holding `text`.
@@ -90,6 +106,14 @@ std::string nnc::cuda::layerName(Location loc) {
 Value nnc::cuda::callRuntime(OpBuilder &b, Location loc, StringRef name,
                              ValueRange inputs, RankedTensorType resultType,
                              ArrayRef<Scalar> scalars) {
+  return callRuntime(b, loc, name, inputs,
+                     ArrayRef<RankedTensorType>{resultType}, scalars)
+      .front();
+}
+
+SmallVector<Value> nnc::cuda::callRuntime(
+    OpBuilder &b, Location loc, StringRef name, ValueRange inputs,
+    ArrayRef<RankedTensorType> resultTypes, ArrayRef<Scalar> scalars) {
   auto module =
       b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
   SmallVector<Value> args;
@@ -100,16 +124,20 @@ Value nnc::cuda::callRuntime(OpBuilder &b, Location loc, StringRef name,
     types.push_back(dynamic);
   };
   for (Value input : inputs) {
+    input = onDevice(b, loc, input);
     auto type = cast<RankedTensorType>(input.getType());
     auto memref = MemRefType::get(type.getShape(), type.getElementType());
     pass(bufferization::ToBufferOp::create(b, loc, memref, input,
                                            /*read_only=*/true),
          type);
   }
-  auto outType =
-      MemRefType::get(resultType.getShape(), resultType.getElementType());
-  Value out = memref::AllocOp::create(b, loc, outType);
-  pass(out, outType);
+  SmallVector<Value> outs;
+  for (RankedTensorType resultType : resultTypes) {
+    auto outType =
+        MemRefType::get(resultType.getShape(), resultType.getElementType());
+    outs.push_back(memref::AllocOp::create(b, loc, outType));
+    pass(outs.back(), outType);
+  }
   for (const Scalar &s : scalars) {
     Value v = s.isFloat
                   ? arith::ConstantOp::create(b, loc, b.getF64FloatAttr(s.f))
@@ -128,9 +156,12 @@ Value nnc::cuda::callRuntime(OpBuilder &b, Location loc, StringRef name,
   func::FuncOp fn =
       declare(b, module, bf16 ? (name + "_bf16").str() : name.str(), types);
   func::CallOp::create(b, loc, fn, args);
-  return bufferization::ToTensorOp::create(b, loc, resultType, out,
-                                           /*restrict=*/b.getUnitAttr(),
-                                           /*writable=*/b.getUnitAttr());
+  SmallVector<Value> results;
+  for (auto [out, resultType] : llvm::zip(outs, resultTypes))
+    results.push_back(bufferization::ToTensorOp::create(
+        b, loc, resultType, out,
+        /*restrict=*/b.getUnitAttr(), /*writable=*/b.getUnitAttr()));
+  return results;
 }
 
 Value nnc::cuda::castTensor(OpBuilder &b, Location loc, Value x, Type element) {

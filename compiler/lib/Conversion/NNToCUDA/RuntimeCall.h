@@ -3,8 +3,8 @@
 // Part of nnc. A library-backed op becomes, on tensors,
 //
 //   %xb = bufferization.to_buffer %x read_only
-//   %yb = memref.alloc()
-//   func.call @nnrt_cuda_<op>(%xb..., %yb, scalars..., %layer)
+//   %yb = memref.alloc()                       (one per output)
+//   func.call @nnrt_cuda_<op>(%xb..., %yb..., scalars..., %layer)
 //   %y  = bufferization.to_tensor %yb restrict writable
 //
 // so one-shot bufferization places the call among the generated code's
@@ -40,6 +40,14 @@ mlir::Value callRuntime(mlir::OpBuilder &b, mlir::Location loc,
                         llvm::StringRef name, mlir::ValueRange inputs,
                         mlir::RankedTensorType resultType,
                         llvm::ArrayRef<Scalar> scalars);
+
+/// The same with one fresh output per type of `resultTypes`, passed in
+/// order after the inputs; returns the outputs as tensors.
+llvm::SmallVector<mlir::Value>
+callRuntime(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef name,
+            mlir::ValueRange inputs,
+            llvm::ArrayRef<mlir::RankedTensorType> resultTypes,
+            llvm::ArrayRef<Scalar> scalars);
 
 /// "conv1 (models/alexnet.nn:8:7)": the layer's name and source location.
 std::string layerName(mlir::Location loc);

@@ -3,7 +3,8 @@
 |* Part of nnc's runtime (libnnrt_cuda.a). The C ABI that code compiled by  *|
 |* `nnc --target=cuda` calls (docs/cuda-runtime.md): MLIR's GPU runtime     *|
 |* functions (the `mgpu*` symbols that gpu-to-llvm and gpu.binary emit) and *|
-|* the library calls for convolutions, pooling, LRN and matrix products.    *|
+|* the library calls for convolutions, pooling, LRN, batch normalisation    *|
+|* and matrix products.                                                     *|
 |*                                                                          *|
 \*===----------------------------------------------------------------------===*/
 
@@ -115,6 +116,26 @@ void _mlir_ciface_nnrt_cuda_lrn_backward(NnrtDesc4 *x, NnrtDesc4 *y,
                                          int64_t radius, double bias,
                                          double alpha, double beta,
                                          const char *layer);
+
+/* f32 batch normalisation per channel (the last axis) over N, H and W, as
+ * TensorFlow's fused batch norm; the vectors hold C values. Inference
+ * normalises with the given statistics; training writes the batch's mean
+ * and biased variance (divided by N*H*W), no moving averages; the backward
+ * call takes the forward's mean and invStd = 1 / sqrt(variance + epsilon)
+ * and writes dx, dscale = sum(dy * xhat) and doffset = sum(dy). */
+void _mlir_ciface_nnrt_cuda_batch_norm(NnrtDesc4 *x, NnrtDesc1 *scale,
+                                       NnrtDesc1 *offset, NnrtDesc1 *mean,
+                                       NnrtDesc1 *variance, NnrtDesc4 *y,
+                                       double epsilon, const char *layer);
+void _mlir_ciface_nnrt_cuda_batch_norm_train(NnrtDesc4 *x, NnrtDesc1 *scale,
+                                             NnrtDesc1 *offset, NnrtDesc4 *y,
+                                             NnrtDesc1 *mean,
+                                             NnrtDesc1 *variance,
+                                             double epsilon, const char *layer);
+void _mlir_ciface_nnrt_cuda_batch_norm_backward(
+    NnrtDesc4 *x, NnrtDesc1 *scale, NnrtDesc1 *mean, NnrtDesc1 *invStd,
+    NnrtDesc4 *dy, NnrtDesc4 *dx, NnrtDesc1 *dscale, NnrtDesc1 *doffset,
+    double epsilon, const char *layer);
 
 /* Row-major C[M, N] = op(A) op(B); op transposes when its flag is 1 (A is
  * then stored [K, M], B [N, K]). With math 2, A and B are bf16, C and bias

@@ -21,6 +21,8 @@ void populateConvToCUDAPatterns(mlir::RewritePatternSet &patterns,
 void populatePoolToCUDAPatterns(mlir::RewritePatternSet &patterns);
 /// lrn and lrn_grad: cuDNN, within its parameter ranges.
 void populateNormToCUDAPatterns(mlir::RewritePatternSet &patterns);
+/// batch_norm, batch_norm_train and batch_norm_grad on f32: cuDNN.
+void populateBatchNormToCUDAPatterns(mlir::RewritePatternSet &patterns);
 /// matmul, with a following bias_add and relu fused: cuBLASLt.
 void populateMatmulToCUDAPatterns(mlir::RewritePatternSet &patterns,
                                   CudaMath math);
