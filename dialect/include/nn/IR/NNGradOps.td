@@ -183,8 +183,19 @@ def NN_AssignParamOp : NN_Op<"assign_param", [
     `value` as the parameter. nn-params-to-arguments turns it into a write
     to the parameter's buffer.
   }];
-  let arguments = (ins FlatSymbolRefAttr:$name, NN_FloatTensor:$value);
+  let arguments = (ins FlatSymbolRefAttr:$name, NN_ParamTensor:$value);
   let assemblyFormat = "$name `,` $value attr-dict `:` type($value)";
+}
+
+def NN_IncrementOp : NN_Op<"increment", [Pure, SameOperandsAndResultType]> {
+  let summary = "A step counter plus one";
+  let description = [{
+    `step + 1` on the i64 global step, which stays exact however long a
+    run trains.
+  }];
+  let arguments = (ins NN_StepTensor:$input);
+  let results = (outs NN_StepTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
 def NN_LearningRateOp : NN_Op<"learning_rate", [Pure]> {
@@ -196,7 +207,7 @@ def NN_LearningRateOp : NN_Op<"learning_rate", [Pure]> {
     there is neither. With `warmup_steps` N > 0, times step / N while
     step < N.
   }];
-  let arguments = (ins NN_ScalarTensor:$step, F64Attr:$rate,
+  let arguments = (ins NN_StepTensor:$step, F64Attr:$rate,
                        OptionalAttr<F64Attr>:$decay,
                        OptionalAttr<I64Attr>:$decay_steps,
                        UnitAttr:$staircase,
@@ -234,7 +245,7 @@ def NN_AdamUpdateOp : NN_GradOp<"adam_update"> {
   }];
   let arguments = (ins NN_FloatTensor:$param, NN_FloatTensor:$grad,
                        NN_FloatTensor:$m, NN_FloatTensor:$v,
-                       NN_ScalarTensor:$learning_rate, NN_ScalarTensor:$step,
+                       NN_ScalarTensor:$learning_rate, NN_StepTensor:$step,
                        F64Attr:$beta1, F64Attr:$beta2, F64Attr:$epsilon,
                        DefaultValuedAttr<F64Attr, "0.0">:$weight_decay);
   let results = (outs NN_FloatTensor:$new_param, NN_FloatTensor:$new_m,
