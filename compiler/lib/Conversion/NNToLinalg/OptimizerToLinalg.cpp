@@ -62,9 +62,9 @@ struct LearningRateLowering : OpRewritePattern<nn::LearningRateOp> {
     Value rate = floatConst(b, l, t, op.getRate().convertToDouble());
     if (!op.getDecay())
       return rate;
+    Value stepF = arith::SIToFPOp::create(b, l, t, step);
     Value exponent = arith::DivFOp::create(
-        b, l, arith::SIToFPOp::create(b, l, t, step),
-        floatConst(b, l, t, double(*op.getDecaySteps())));
+        b, l, stepF, floatConst(b, l, t, double(*op.getDecaySteps())));
     if (op.getStaircase())
       exponent = math::FloorOp::create(b, l, exponent);
     Value decay = floatConst(b, l, t, op.getDecay()->convertToDouble());
@@ -77,10 +77,9 @@ struct LearningRateLowering : OpRewritePattern<nn::LearningRateOp> {
     int64_t steps = op.getWarmupStepsAttr().getInt();
     if (steps <= 0)
       return rate;
-    Value ramp = mul(b, l, rate,
-                     arith::DivFOp::create(
-                         b, l, arith::SIToFPOp::create(b, l, t, step),
-                         floatConst(b, l, t, double(steps))));
+    Value stepF = arith::SIToFPOp::create(b, l, t, step);
+    Value n = floatConst(b, l, t, double(steps));
+    Value ramp = mul(b, l, rate, arith::DivFOp::create(b, l, stepF, n));
     Value warming = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
                                           step, intConst(b, l, steps));
     return arith::SelectOp::create(b, l, warming, ramp, rate);
@@ -185,11 +184,9 @@ struct AdamUpdateLowering : OpRewritePattern<nn::AdamUpdateOp> {
           if (wd != 0.0)
             g = add(b, l, g, mul(b, l, c(wd), w));
           // t = step + 1, counted in i64 and then converted.
+          Value one = arith::ConstantOp::create(b, l, b.getI64IntegerAttr(1));
           Value t = arith::SIToFPOp::create(
-              b, l, elt,
-              arith::AddIOp::create(
-                  b, l, a[5],
-                  arith::ConstantOp::create(b, l, b.getI64IntegerAttr(1))));
+              b, l, elt, arith::AddIOp::create(b, l, a[5], one));
           Value mNew = add(b, l, mul(b, l, c(b1), m), mul(b, l, c(1 - b1), g));
           Value vNew = add(b, l, mul(b, l, c(b2), v),
                            mul(b, l, c(1 - b2), mul(b, l, g, g)));
