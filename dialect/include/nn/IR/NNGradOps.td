@@ -205,7 +205,8 @@ def NN_LearningRateOp : NN_Op<"learning_rate", [Pure]> {
     `staircase` (TensorFlow's exponential_decay); with `boundaries` and
     `values`, TensorFlow's piecewise_constant instead of `rate`; `rate` when
     there is neither. With `warmup_steps` N > 0, times step / N while
-    step < N.
+    step < N. The i64 step is compared exactly with the boundaries and N,
+    and converted to float for the exponent and the ramp.
   }];
   let arguments = (ins NN_StepTensor:$step, F64Attr:$rate,
                        OptionalAttr<F64Attr>:$decay,
@@ -239,7 +240,8 @@ def NN_SGDUpdateOp : NN_GradOp<"sgd_update"> {
 def NN_AdamUpdateOp : NN_GradOp<"adam_update"> {
   let summary = "One Adam step of a parameter (Keras' formulation)";
   let description = [{
-    With `g = grad + weight_decay * param` and `t = step + 1`:
+    With `g = grad + weight_decay * param` and `t = step + 1` (counted in
+    i64, then converted to the parameter's type):
     `m' = beta1 m + (1 - beta1) g`, `v' = beta2 v + (1 - beta2) g^2`,
     `param - lr sqrt(1 - beta2^t) / (1 - beta1^t) * m' / (sqrt(v') + epsilon)`.
   }];
