@@ -111,7 +111,7 @@ module @foreign {
 // CHECK: func.func @forward_backward
 // CHECK: %[[STEP:.*]] = nn.get_param @global_step : tensor<i64>
 // CHECK: %[[Y:.*]], %[[MEAN:.*]], %[[VAR:.*]] = nn.batch_norm_train %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 1.000000e-03 : f64}
-// CHECK: nn.dropout_train %[[Y]], %[[STEP]] {rate = 5.000000e-01 : f64, seed = 7 : i64} : (tensor<2x3xf32>, tensor<i64>)
+// CHECK: nn.dropout_train %[[Y]], %[[STEP]] {rate = 5.000000e-01 : f64, seed = 7 : i64} : (tensor<2x3x4xf32>, tensor<i64>)
 // CHECK-NOT: nn.moving_average
 // CHECK: nn.dropout_train %{{.*}}, %[[STEP]] {rate = 5.000000e-01 : f64, seed = 7 : i64}
 // CHECK: nn.batch_norm_grad %{{.*}}, %{{.*}}, %[[MEAN]], %[[VAR]], %{{.*}} {epsilon = 1.000000e-03 : f64}
