@@ -6,6 +6,8 @@ non-zero on any mismatch.
 
 import argparse
 import os
+import re
+import subprocess
 import sys
 
 import numpy as np
@@ -13,12 +15,16 @@ import torch
 import torch.nn.functional as F
 
 import oracle
+import philox
 
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                              "..", "..", "python"))
 import tf_semantics as T  # noqa: E402
 
 rng = np.random.default_rng(1234)
+
+# The directory of nnc and nnc-opt (--tools).
+TOOLS = [None]
 
 
 def rand(*shape):
@@ -177,6 +183,154 @@ def losses_case():
             [l2.numpy(), ce.numpy(), cce.numpy(), wd.numpy()])
 
 
+# --- training-mode forms -----------------------------------------------------
+
+def generic_func(inputs, results, body):
+    """@f over `inputs` (arrays) returning `results` (shapes): `body` is
+    the ops, on %a0, %a1, ..., ending in values %r0, %r1, ..."""
+    args = ", ".join("%%a%d: %s" % (i, oracle.type_of(a))
+                     for i, a in enumerate(inputs))
+    types = ", ".join(ty(s) for s in results)
+    outs = ", ".join("%%r%d" % i for i in range(len(results)))
+    return "func.func @f(%s) -> (%s) {\n%s\n  return %s : %s\n}" % (
+        args, types, body, outs, types)
+
+
+def f64(value):
+    """An f64 attribute in MLIR's syntax (which wants a decimal point)."""
+    return "%.17e : f64" % value
+
+
+def dropout_case(shape, step, rate, seed):
+    """Every element at least 1, so a single wrong mask bit is a mismatch
+    far above the tolerance."""
+    x = (np.abs(rand(*shape)) + 1).astype(np.float32)
+    keep = philox.dropout_keep(shape, step, rate, seed)
+    want = np.where(keep, x.astype(np.float64) / (1 - rate), 0.0)
+    s = np.array(step, dtype=np.float32)
+    body = ("  %%r0 = nn.dropout_train %%a0, %%a1 {rate = %s, seed = %d : i64}"
+            " : (%s, tensor<f32>) -> %s" % (f64(rate), seed, ty(shape),
+                                                ty(shape)))
+    name = "dropout_train %s step %d rate %g seed %#x (%d of %d kept)" % (
+        "x".join(map(str, shape)), step, rate, seed, keep.sum(), keep.size)
+    return name, generic_func([x, s], [shape], body), [x, s], [want]
+
+
+def batch_norm_train_case(shape, epsilon):
+    x = rand(*shape) * 2 + 0.5
+    c = shape[-1]
+    scale, offset = rand(c), rand(c)
+    flat = t(x).double().reshape(-1, c)
+    want = F.batch_norm(flat, None, None, t(scale).double(),
+                        t(offset).double(), training=True, eps=epsilon)
+    mean = flat.mean(dim=0)
+    var = ((flat - mean) ** 2).mean(dim=0)  # biased
+    v = ty((c,))
+    body = ("  %%r0, %%r1, %%r2 = nn.batch_norm_train %%a0, %%a1, %%a2 "
+            "{epsilon = %s} : (%s, %s, %s) -> (%s, %s, %s)" %
+            (f64(epsilon), ty(shape), v, v, ty(shape), v, v))
+    return ("batch_norm_train %s eps %g (output, mean, biased variance)" %
+            ("x".join(map(str, shape)), epsilon),
+            generic_func([x, scale, offset], [shape, (c,), (c,)], body),
+            [x, scale, offset],
+            [want.reshape(shape).numpy(), mean.numpy(), var.numpy()])
+
+
+def moving_average_case(decay, n):
+    average, value = rand(6), (rng.random(6) + 0.1).astype(np.float32)
+    correction = n / (n - 1)
+    want = decay * average + (1 - decay) * correction * value.astype(
+        np.float64)
+    body = ("  %%r0 = nn.moving_average %%a0, %%a1 {correction = %s, "
+            "decay = %s} : (%s, %s) -> %s" %
+            (f64(correction), f64(decay), ty((6,)), ty((6,)), ty((6,))))
+    return ("moving_average decay %g, Bessel's correction for n = %d" %
+            (decay, n), generic_func([average, value], [(6,)], body),
+            [average, value], [want])
+
+
+def mean_case(shape, axes):
+    x = rand(*shape)
+    want = x.astype(np.float64).mean(axis=tuple(axes))
+    body = "  %%r0 = nn.mean %%a0 {axes = %s} : (%s) -> %s" % (
+        arr(axes), ty(shape), ty(want.shape))
+    return ("mean %s over %s" % ("x".join(map(str, shape)), list(axes)),
+            generic_func([x], [want.shape], body), [x], [want])
+
+
+def concat_case(a_shape, b_shape, axis):
+    a, b = rand(*a_shape), rand(*b_shape)
+    want = torch.cat([t(a), t(b)], dim=axis).numpy()
+    body = ("  %%r0 = nn.concat %%a0, %%a1 {axis = %d : i64} : (%s, %s) -> %s"
+            % (axis, ty(a_shape), ty(b_shape), ty(want.shape)))
+    return ("concat axis %d of %s and %s" % (axis, a_shape, b_shape),
+            generic_func([a, b], [want.shape], body), [a, b], [want])
+
+
+def resnet_pads(kernel):
+    """tf_cnn_benchmarks' SAME_RESNET above stride 1: k - 1 padding in
+    all, half before (rounded down), then VALID."""
+    (kh, kw) = kernel
+    return [(kh - 1) // 2, kh - 1 - (kh - 1) // 2,
+            (kw - 1) // 2, kw - 1 - (kw - 1) // 2]
+
+
+def parsed_conv_attrs(shape, kernel, filters, stride, padding):
+    """The attributes nnc's parser gives the conv2d layer of a .nn model
+    with this `padding` (its --emit=nn output)."""
+    model = """model m
+batch %d
+input x: f32[batch, %d, %d, %d] NHWC
+c = conv2d(x, filters=%d, kernel=[%d, %d], stride=%d, padding=%s, bias=none)
+""" % (shape[0], shape[1], shape[2], shape[3], filters, kernel[0], kernel[1],
+       stride, padding)
+    out = subprocess.run([os.path.join(TOOLS[0], "nnc"), "-", "--emit=nn"],
+                         input=model, check=True, capture_output=True,
+                         text=True).stdout
+    return re.search(r"nn\.conv2d [^{]*\{([^}]*)\}", out).group(1)
+
+
+def conv_resnet_case(name, shape, kernel, filters, stride):
+    """A conv2d layer with padding=SAME_RESNET, as nnc parses it, against
+    the padding tf_cnn_benchmarks gives it."""
+    x, wt = rand(*shape), rand(kernel[0], kernel[1], shape[3], filters) * 0.3
+    want = T.conv(t(x), t(wt), stride=stride,
+                  padding=resnet_pads(kernel)).numpy()
+    attrs = parsed_conv_attrs(shape, kernel, filters, stride, "SAME_RESNET")
+    body = "  %%r0 = nn.conv2d %%a0, %%a1 {%s} : (%s, %s) -> %s" % (
+        attrs, ty(x.shape), ty(wt.shape), ty(want.shape))
+    return name, generic_func([x, wt], [want.shape], body), [x, wt], [want]
+
+
+def training_cases():
+    seed = philox.seed_of("drop")
+    return [
+        dropout_case((2, 3, 5, 4), 0, 0.3, seed),
+        dropout_case((2, 3, 5, 4), 5, 0.3, seed),
+        dropout_case((7, 11), 2 ** 33 + 2 ** 31, 0.75, 12345),
+        dropout_case((5, 9), 3, 0.0, 1),
+        dropout_case((64, 64), 1, 0.5, philox.seed_of("dropout_2")),
+        batch_norm_train_case((2, 3, 3, 4), 1e-3),
+        batch_norm_train_case((6, 5), 1e-5),
+        moving_average_case(0.9, 18),
+        mean_case((2, 3, 5, 4), (1, 2)),
+        concat_case((2, 3, 3, 2), (2, 3, 3, 5), 3),
+        concat_case((1, 4, 2), (3, 4, 2), 0),
+        conv_case("conv 1x7 SAME", 2, 5, 9, 3, 1, 7, 4, (1, 1), (1, 1),
+                  "SAME"),
+        conv_case("conv 7x1 SAME", 1, 9, 4, 2, 7, 1, 3, (1, 1), (1, 1),
+                  "SAME"),
+        conv_resnet_case("conv SAME_RESNET 7x7 stride 2 on 11x11",
+                         (1, 11, 11, 3), (7, 7), 4, 2),
+        conv_resnet_case("conv SAME_RESNET 3x3 stride 2 on 8x8",
+                         (2, 8, 8, 2), (3, 3), 3, 2),
+        conv_resnet_case("conv SAME_RESNET 1x7 stride 2 on 6x10",
+                         (1, 6, 10, 2), (1, 7), 2, 2),
+        conv_resnet_case("conv SAME_RESNET 4x2 stride 2 on 9x6",
+                         (1, 9, 6, 2), (4, 2), 3, 2),
+    ]
+
+
 FAMILIES = {
     "conv": lambda: [
         conv_case("conv SAME asymmetric (12, k3, s2)", 2, 12, 12, 3, 3, 3, 4,
@@ -216,6 +370,7 @@ FAMILIES = {
     ],
     "norm": lambda: [softmax_case(-1), softmax_case(0), batch_norm_case()],
     "loss": lambda: [losses_case()],
+    "training": training_cases,
 }
 
 
@@ -225,6 +380,7 @@ def main():
     parser.add_argument("--llvm", required=True)
     parser.add_argument("family", choices=sorted(FAMILIES))
     args = parser.parse_args()
+    TOOLS[0] = args.tools
     passed = failed = 0
     for name, func, inputs, wants in FAMILIES[args.family]():
         shapes = [np.shape(w) for w in wants]

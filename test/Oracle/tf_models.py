@@ -19,6 +19,8 @@ sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                              "..", "..", "python"))
 import tf_semantics as T  # noqa: E402
 
+import philox  # noqa: E402
+
 
 def _conv(p, name, x, stride=1, **kw):
     return T.conv(x, p[name + ".weights"], p[name + ".biases"], stride=stride,
@@ -84,6 +86,82 @@ def grad_misc(p, x, y):
     return T.sparse_softmax_cross_entropy(_dense(p, "d", o), y)
 
 
+def resnet_padding(kernel):
+    """tf_cnn_benchmarks' SAME_RESNET above stride 1 as explicit (top,
+    bottom, left, right): k - 1 rows and columns, half before (rounded
+    down)."""
+    kh, kw = kernel
+    return ((kh - 1) // 2, kh - 1 - (kh - 1) // 2,
+            (kw - 1) // 2, kw - 1 - (kw - 1) // 2)
+
+
+def batch_norm(x, gamma, beta, eps, mean=None, var=None):
+    """Batch normalisation over every axis but the last: with the batch's
+    mean and biased variance when `mean` is None (training), else with the
+    given (moving) statistics. Returns (output, mean, variance, n)."""
+    axes = tuple(range(x.dim() - 1))
+    n = x.numel() // x.shape[-1]
+    if mean is None:
+        mean = x.mean(dim=axes)
+        var = ((x - mean) ** 2).mean(dim=axes)
+    y = (x - mean) / torch.sqrt(var + eps)
+    if gamma is not None:
+        y = y * gamma
+    return y + beta, mean, var, n
+
+
+def dropout(x, rate, name, step):
+    """Inverted dropout with the mask philox.py draws for the layer `name`
+    at global step `step`."""
+    keep = philox.dropout_keep(tuple(x.shape), step, rate,
+                               philox.seed_of(name))
+    return x * torch.from_numpy(keep).to(x.dtype) / (1 - rate)
+
+
+# grad_train's batch normalisations: name -> (epsilon, decay, has gamma).
+GRAD_TRAIN_NORMS = {"b1": (1e-5, 0.9, True), "b2": (1e-3, 0.999, False)}
+
+
+def grad_train_net(p, x, step=0, training=True):
+    """The logits of Inputs/grad_train.nn and the batch statistics of its
+    normalisations, {name: (mean, variance, n)}. In training, batch
+    statistics and dropout at `step`; otherwise the moving statistics in
+    `p` and no dropout."""
+    stats = {}
+
+    def norm(name, v):
+        eps, _, has_gamma = GRAD_TRAIN_NORMS[name]
+        moving = ((None, None) if training else
+                  (p[name + ".moving_mean"], p[name + ".moving_variance"]))
+        y, mean, var, n = batch_norm(
+            v, p[name + ".gamma"] if has_gamma else None, p[name + ".beta"],
+            eps, *moving)
+        stats[name] = (mean, var, n)
+        return y
+
+    def conv(name, v, kernel, stride=1, bias=True):
+        padding = resnet_padding(kernel) if stride > 1 else "SAME"
+        return T.conv(v, p[name + ".weights"],
+                      p[name + ".biases"] if bias else None, stride=stride,
+                      padding=padding)
+
+    b1 = torch.relu(norm("b1", conv("c1", x, (3, 3), 2, bias=False)))
+    a1 = conv("a1", b1, (1, 7))
+    a2 = conv("a2", a1, (7, 1), 2, bias=False)
+    s1 = conv("s1", b1, (2, 2), 2, bias=False)
+    r = torch.relu(norm("b2", torch.cat([a2, s1], dim=3)))
+    if training:
+        r = dropout(r, 0.25, "dr", step)
+    m = r.mean(dim=(1, 2))
+    if training:
+        m = dropout(m, 0.4, "dm", step)
+    return _dense(p, "logits", m), stats
+
+
+def grad_train(p, x, y, step=0):
+    return T.sparse_softmax_cross_entropy(grad_train_net(p, x, step)[0], y)
+
+
 LOSSES = {
     "alexnet": lambda p, x, y: T.l2_loss(alexnet(p, x)),
     "cifar10_cnn": lambda p, x, y: (
@@ -92,6 +170,7 @@ LOSSES = {
     "cifar_mlp": lambda p, x, y: T.categorical_cross_entropy(cifar_mlp(p, x),
                                                              y),
     "grad_cnn": grad_cnn, "grad_mlp": grad_mlp, "grad_misc": grad_misc,
+    "grad_train": grad_train,
 }
 
 

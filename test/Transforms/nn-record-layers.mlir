@@ -16,12 +16,18 @@
 // CHECK-SAME: {name = "softmax_linear", op = "matmul", shape = array<i64: 2, 10>}]}
 
 // Ops without a NameLoc, and functions other than @forward, are not layers.
-// NAMES: module attributes {nn.layers = [{name = "act", op = "relu", shape = array<i64: 2, 3>}]}
+// Inside a block instance the NameLoc is the callee of a call site, nested
+// once per enclosing instance.
+// NAMES: module attributes {nn.layers = [{name = "act", op = "relu", shape = array<i64: 2, 3>},
+// NAMES-SAME: {name = "res.1.act", op = "tanh", shape = array<i64: 2, 3>},
+// NAMES-SAME: {name = "res.1.inner.act", op = "relu", shape = array<i64: 2, 3>}]}
 module {
   func.func @forward(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
     %0 = nn.sigmoid %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
     %1 = nn.relu %0 : (tensor<2x3xf32>) -> tensor<2x3xf32> loc("act")
-    return %1 : tensor<2x3xf32>
+    %2 = nn.tanh %1 : (tensor<2x3xf32>) -> tensor<2x3xf32> loc(callsite("res.1.act"("m.nn":3:3) at "res.1"("m.nn":9:1)))
+    %3 = nn.relu %2 : (tensor<2x3xf32>) -> tensor<2x3xf32> loc(callsite("res.1.inner.act"("m.nn":2:3) at callsite("res.1.inner"("m.nn":4:3) at "res.1"("m.nn":9:1))))
+    return %3 : tensor<2x3xf32>
   }
   func.func @other(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
     %0 = nn.tanh %x : (tensor<2x3xf32>) -> tensor<2x3xf32> loc("other")

@@ -86,8 +86,9 @@ FailureOr<Number> Evaluator::eval(const ast::Expr &expr) {
       return error(expr.loc) << "integer arithmetic overflow";
     return result;
   }
-  case ast::Expr::List:
   case ast::Expr::CallExpr:
+    return evalFunction(expr);
+  case ast::Expr::List:
     break;
   }
   return error(expr.loc) << "expected a number, got " << describe(expr);

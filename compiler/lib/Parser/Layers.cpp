@@ -525,6 +525,11 @@ StringRef closest(StringRef name, ArrayRef<StringRef> known) {
 
 } // namespace
 
+bool nnc::detail::isLayerKind(StringRef name) {
+  return llvm::any_of(kLayers,
+                      [&](const LayerKind &k) { return k.name == name; });
+}
+
 FailureOr<Value> nnc::detail::emitLayer(ModelGen &gen,
                                         const ast::Statement &stmt) {
   const ast::Call &call = *stmt.call;
@@ -542,8 +547,7 @@ FailureOr<Value> nnc::detail::emitLayer(ModelGen &gen,
       diag << "; known layers are " << llvm::join(names, ", ");
     return failure();
   }
-  Location loc = NameLoc::get(StringAttr::get(gen.getContext(), stmt.name),
-                              gen.getEvaluator().loc(stmt.nameLoc));
+  Location loc = gen.getEvaluator().namedLoc(stmt.name, stmt.nameLoc);
   Layer layer{gen, CallArgs(gen.getEvaluator(), call), stmt.name, loc};
   return kind->emit(layer);
 }

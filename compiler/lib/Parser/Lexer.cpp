@@ -36,8 +36,14 @@ llvm::StringRef nnc::describe(Token::Kind kind) {
     return "'['";
   case Token::RBracket:
     return "']'";
+  case Token::LBrace:
+    return "'{'";
+  case Token::RBrace:
+    return "'}'";
   case Token::Comma:
     return "','";
+  case Token::Semicolon:
+    return "';'";
   case Token::Equal:
     return "'='";
   case Token::Colon:
@@ -144,7 +150,9 @@ Token Lexer::next() {
     return make(Token::Eof, start);
   char c = *cur;
   if (isIdentStart(c)) {
-    while (cur < end && isIdentChar(*cur))
+    // Dotted names (`res3.2.conv1`) name layers inside block instances.
+    while (cur < end && (isIdentChar(*cur) ||
+                         (*cur == '.' && cur + 1 < end && isIdentChar(cur[1]))))
       ++cur;
     return make(Token::Identifier, start);
   }
@@ -160,8 +168,14 @@ Token Lexer::next() {
     return make(Token::LBracket, start);
   case ']':
     return make(Token::RBracket, start);
+  case '{':
+    return make(Token::LBrace, start);
+  case '}':
+    return make(Token::RBrace, start);
   case ',':
     return make(Token::Comma, start);
+  case ';':
+    return make(Token::Semicolon, start);
   case '=':
     return make(Token::Equal, start);
   case ':':

@@ -1,8 +1,8 @@
 //===- ModelGen.cpp - .nn syntax trees to nn dialect IR -------------------===//
 //
 // Part of nnc. Walks the statements in order: constants, inputs and labels,
-// layers (Layers.cpp) into @forward, then the loss into @loss, which calls
-// @forward and adds weight-decay terms.
+// layers (Layers.cpp) and block instances (Blocks.cpp) into @forward, then
+// the loss into @loss, which calls @forward and adds weight-decay terms.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +12,7 @@
 
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include <cmath>
@@ -62,8 +63,9 @@ LogicalResult ModelGen::checkComplete(Location fileLoc) {
   if (!labels.empty() && !lossStmt)
     return emitError(locator.get(labels.front().loc))
            << "the model declares labels but no loss; add 'loss ...(...)'";
-  if (!decays.empty() && !lossStmt)
-    return emitError(decays.front().loc)
+  if ((!decays.empty() || decayStmt) && !lossStmt)
+    return emitError(decays.empty() ? locator.get(decayStmt->loc)
+                                    : decays.front().loc)
            << "weight_decay adds to the loss, but the model has no loss; add "
               "'loss ...(...)'";
   for (const auto &[name, value] : options.overrides)
@@ -115,6 +117,16 @@ LogicalResult ModelGen::genStatement(const ast::Statement &stmt) {
     if (failed(once(optimizerStmt, "optimizer")))
       return failure();
     return genOptimizer(stmt);
+  case ast::Statement::Block:
+    return genBlockDef(stmt);
+  case ast::Statement::WeightDecay:
+    if (failed(once(decayStmt, "weight_decay")))
+      return failure();
+    return genModelDecay(stmt);
+  case ast::Statement::Benchmark:
+    if (failed(once(benchmarkStmt, "benchmark")))
+      return failure();
+    return genBenchmark(stmt);
   case ast::Statement::Output:
     if (failed(once(outputStmt, "output")))
       return failure();
@@ -272,20 +284,20 @@ LogicalResult ModelGen::genTensorDecl(const ast::Statement &stmt) {
 
 FailureOr<Value> ModelGen::lookupTensor(const ast::Expr &expr) {
   if (expr.kind != ast::Expr::Name)
-    return emitError(locator.get(expr.loc))
+    return emitError(eval.loc(expr.loc))
            << "expected the name of a layer or input";
   auto it = tensors.find(expr.name);
   if (it == tensors.end()) {
     if (eval.isDefined(expr.name))
-      return emitError(locator.get(expr.loc))
+      return emitError(eval.loc(expr.loc))
              << "'" << expr.name << "' is a constant, not a layer or input";
-    return emitError(locator.get(expr.loc))
+    return emitError(eval.loc(expr.loc))
            << "'" << expr.name
            << "' is not defined; layers can only use "
               "inputs and layers defined above them";
   }
   if (it->second.isLabels)
-    return emitError(locator.get(expr.loc))
+    return emitError(eval.loc(expr.loc))
            << "labels '" << expr.name << "' can only be used by the loss";
   return it->second.value;
 }
@@ -299,7 +311,9 @@ LogicalResult ModelGen::genLayer(const ast::Statement &stmt) {
               "its layers";
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(&forward.front());
-  FailureOr<Value> value = emitLayer(*this, stmt);
+  Scope model;
+  model.visibleBlocks = blocks.size();
+  FailureOr<Value> value = genCall(stmt, model);
   if (failed(value))
     return failure();
   tensors[stmt.name] = Tensor{*value, stmt.nameLoc};
@@ -342,6 +356,7 @@ LogicalResult ModelGen::finishForward() {
                                           ValueRange(results).getTypes()));
 
   warnUnused();
+  warnUnusedBlocks();
   return success();
 }
 
@@ -360,7 +375,8 @@ void ModelGen::warnUnused() {
   // model. Report them in file order.
   SmallVector<std::pair<const char *, StringRef>> unused;
   for (const auto &entry : tensors)
-    if (!entry.second.isLabels && !live.contains(entry.second.value))
+    if (!entry.second.isLabels && !entry.second.isInner &&
+        !live.contains(entry.second.value))
       unused.emplace_back(entry.second.loc.getPointer(), entry.getKey());
   llvm::sort(unused);
   for (auto [pos, name] : unused)
@@ -432,12 +448,67 @@ LogicalResult ModelGen::genLoss() {
         builder.getF64FloatAttr(d.scale));
     total = nn::AddOp::create(builder, d.loc, total.getType(), total, term);
   }
+  total = addModelDecay(total);
   func::ReturnOp::create(builder, loc, total);
   lossFunc.setType(builder.getFunctionType(argTypes, total.getType()));
   for (unsigned l = 0; l < labels.size(); ++l)
     if (entry->getArgument(inputs.size() + l).use_empty())
       emitWarning(locator.get(labels[l].loc))
           << "labels '" << labels[l].name << "' are not used by the loss";
+  return success();
+}
+
+LogicalResult ModelGen::genModelDecay(const ast::Statement &stmt) {
+  FailureOr<double> scale = eval.evalFloat(*stmt.value, "weight_decay");
+  if (failed(scale))
+    return failure();
+  if (!(*scale >= 0))
+    return emitError(locator.get(stmt.value->loc))
+           << "weight_decay must be >= 0, got " << nn::formatNumber(*scale);
+  modelDecay = *scale;
+  return success();
+}
+
+/// Batch normalisation's scale and offset are not decayed.
+static bool isBatchNormParameter(func::FuncOp forward, nn::ParameterOp param) {
+  bool found = false;
+  forward.walk([&](nn::GetParamOp read) {
+    if (read.getName() != param.getSymName())
+      return;
+    for (OpOperand &use : read->getUses())
+      found |= isa<nn::BatchNormOp>(use.getOwner()) &&
+               (use.getOperandNumber() == 1 || use.getOperandNumber() == 2);
+  });
+  return found;
+}
+
+Value ModelGen::addModelDecay(Value total) {
+  if (modelDecay == 0)
+    return total;
+  Location loc = NameLoc::get(builder.getStringAttr("weight_decay"),
+                              locator.get(decayStmt->loc));
+  for (auto param : module->getOps<nn::ParameterOp>()) {
+    if (param.getNonTrainable() || isBatchNormParameter(forward, param))
+      continue;
+    Value w = nn::GetParamOp::create(builder, loc, param.getTensorType(),
+                                     FlatSymbolRefAttr::get(param));
+    Value term = nn::WeightDecayOp::create(
+        builder, loc, cast<RankedTensorType>(total.getType()), w,
+        builder.getF64FloatAttr(modelDecay));
+    total = nn::AddOp::create(builder, loc, total.getType(), total, term);
+  }
+  return total;
+}
+
+LogicalResult ModelGen::genBenchmark(const ast::Statement &stmt) {
+  ArrayRef<StringLiteral> known = nn::knownBenchmarks();
+  if (!llvm::is_contained(known, stmt.name))
+    return emitError(locator.get(stmt.nameLoc))
+           << "unknown benchmark '" << stmt.name << "'; expected "
+           << llvm::join(SmallVector<StringRef>(known.begin(), known.end()),
+                         ", ");
+  nn::NNDialect::BenchmarkAttrHelper(builder.getContext())
+      .setAttr(*module, builder.getStringAttr(stmt.name));
   return success();
 }
 

@@ -1,8 +1,8 @@
 //===- ModelGenImpl.h - ModelGen internals ----------------------*- C++ -*-===//
 //
 // Part of nnc. Shared by ModelGen.cpp (model structure), Arguments.cpp
-// (constant expressions and call arguments) and Layers.cpp (one emitter per
-// layer kind).
+// (constant expressions and call arguments), Functions.cpp (sqrt, min, ...),
+// Layers.cpp (one emitter per layer kind) and Blocks.cpp (block instances).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +15,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace nnc::detail {
@@ -34,9 +35,17 @@ public:
   explicit Evaluator(const SourceLocator &locator) : locator(locator) {}
 
   mlir::InFlightDiagnostic error(llvm::SMLoc loc) {
-    return mlir::emitError(locator.get(loc));
+    return mlir::emitError(this->loc(loc));
   }
-  mlir::Location loc(llvm::SMLoc loc) const { return locator.get(loc); }
+  /// The location of a source position. Inside a block instance it is the
+  /// call site `callsite(position at caller)`.
+  mlir::Location loc(llvm::SMLoc loc) const;
+  /// The location of the layer `name` written at `loc`: a NameLoc, inside a
+  /// block instance the call site of one.
+  mlir::Location namedLoc(llvm::StringRef name, llvm::SMLoc loc) const;
+  /// The call of the block instance being generated, if any.
+  std::optional<mlir::Location> getCaller() const { return caller; }
+  void setCaller(std::optional<mlir::Location> loc) { caller = loc; }
 
   mlir::FailureOr<Number> eval(const ast::Expr &expr);
   /// An integer >= `min`; `what` names the value in messages.
@@ -49,8 +58,12 @@ public:
   void define(llvm::StringRef name, Number value) { constants[name] = value; }
 
 private:
+  /// `sqrt(e)`, `floor(e)`, `ceil(e)`, `min(a, b)`, `max(a, b)`.
+  mlir::FailureOr<Number> evalFunction(const ast::Expr &expr);
+
   const SourceLocator &locator;
   llvm::StringMap<Number> constants;
+  std::optional<mlir::Location> caller;
 };
 
 /// The arguments of one call (`conv2d(x, filters=64, ...)`), checked against
@@ -114,6 +127,20 @@ private:
 mlir::FailureOr<mlir::Attribute>
 evalInitializer(Evaluator &eval, const ast::Expr &expr, bool allowNone);
 
+/// Where statements are generated: the model, or one block instance with
+/// the names its body sees (Blocks.cpp).
+struct Scope {
+  const ast::BlockDef *block = nullptr; // null at the model level
+  unsigned visibleBlocks = ~0u;         // blocks defined before this one
+  std::string prefix;                   // the instance's `res3.2.`
+  unsigned depth = 0;
+  /// Inputs and layers of the body: their full names.
+  llvm::StringMap<std::string> tensors;
+  /// Options and `let` constants of the body: their values.
+  llvm::StringMap<const ast::Expr *> values;
+  std::vector<std::unique_ptr<ast::Expr>> owned;
+};
+
 /// Builds the module. Layer emitters (Layers.cpp) call back into it for
 /// inputs, parameters and weight decay.
 class ModelGen {
@@ -137,6 +164,47 @@ public:
 
 private:
   mlir::LogicalResult genStatement(const ast::Statement &stmt);
+  mlir::LogicalResult genModelDecay(const ast::Statement &stmt);
+  mlir::LogicalResult genBenchmark(const ast::Statement &stmt);
+  /// Adds the model-level weight decay terms to `total`, in @loss.
+  mlir::Value addModelDecay(mlir::Value total);
+
+  // Blocks (Blocks.cpp).
+  mlir::LogicalResult genBlockDef(const ast::Statement &stmt);
+  /// Generates the layer, block call or repeat `stmt` in `scope`.
+  mlir::FailureOr<mlir::Value> genCall(const ast::Statement &stmt,
+                                       Scope &scope);
+  mlir::FailureOr<mlir::Value> genRepeat(const ast::Statement &stmt,
+                                         Scope &scope);
+  mlir::FailureOr<mlir::Value>
+  genInstance(const ast::BlockDef &block, const ast::Call &call,
+              llvm::StringRef name, llvm::SMLoc nameLoc,
+              llvm::ArrayRef<std::string> inputs, Scope &scope);
+  mlir::FailureOr<mlir::Value> genBody(const ast::BlockDef &block,
+                                       Scope &inner);
+  mlir::LogicalResult genBodyLet(const ast::Statement &stmt, Scope &inner);
+  /// Warns about the body's layers the block's result does not use.
+  void warnDeadBodyLayers(
+      const ast::BlockDef &block, const Scope &inner,
+      llvm::ArrayRef<std::pair<const ast::Statement *, mlir::Value>> layers,
+      mlir::Value result);
+  mlir::LogicalResult bindOptions(const ast::BlockDef &block,
+                                  const ast::Call &call, Scope &inner);
+  /// The full names of the tensors a call passes to a block.
+  mlir::FailureOr<llvm::SmallVector<std::string>>
+  lookupInputs(llvm::ArrayRef<const ast::Expr *> positional);
+  mlir::LogicalResult checkBlockCall(const ast::BlockDef &block,
+                                     const ast::Call &call,
+                                     unsigned positional);
+  mlir::LogicalResult checkBlockOptions(const ast::BlockDef &block,
+                                        const ast::Call &call);
+  mlir::FailureOr<ast::Statement> instantiate(const ast::Statement &stmt,
+                                              Scope &scope);
+  mlir::FailureOr<std::string> resolveInput(const ast::Expr &expr,
+                                            Scope &scope);
+  const ast::BlockDef *findBlock(llvm::StringRef name,
+                                 const Scope &scope) const;
+  void warnUnusedBlocks();
   mlir::LogicalResult genConstant(const ast::Statement &stmt);
   mlir::LogicalResult genTensorDecl(const ast::Statement &stmt);
   mlir::LogicalResult genLayer(const ast::Statement &stmt);
@@ -163,6 +231,7 @@ private:
     mlir::Value value;
     llvm::SMLoc loc;
     bool isLabels = false; // labels have no value in @forward
+    bool isInner = false;  // a layer inside a block instance (`res2.conv1`)
   };
   struct Labels {
     std::string name;
@@ -176,7 +245,18 @@ private:
   std::string lastLayer;
   const ast::Statement *modelStmt = nullptr, *batchStmt = nullptr,
                        *lossStmt = nullptr, *optimizerStmt = nullptr,
-                       *outputStmt = nullptr;
+                       *outputStmt = nullptr, *decayStmt = nullptr,
+                       *benchmarkStmt = nullptr;
+  double modelDecay = 0;
+  struct BlockInfo {
+    const ast::BlockDef *def;
+    unsigned index; // definition order: a block sees the blocks before it
+    bool used = false;
+  };
+  llvm::StringMap<BlockInfo> blocks;
+  llvm::DenseSet<const ast::Statement *> deadBodyLayers;
+  /// Layers generated so far, instances included.
+  unsigned layerCount = 0;
   struct Decay {
     std::string parameter;
     double scale;
@@ -185,6 +265,9 @@ private:
   llvm::SmallVector<Decay> decays;
   llvm::StringMap<bool> usedOverrides;
 };
+
+/// True when `name` is a layer kind (`conv2d`, `dense`, ...).
+bool isLayerKind(llvm::StringRef name);
 
 /// Emits the layer `stmt` (`name = kind(...)`) into @forward. Unknown kinds
 /// are reported with a suggestion.

@@ -8,6 +8,11 @@
 //              | 'labels' NAME ':' DTYPE shape 'classes' '=' expr
 //              | NAME '=' call | 'loss' call | 'optimizer' call
 //              | 'output' NAME (',' NAME)*
+//              | 'weight_decay' expr | 'benchmark' NAME
+//              | 'block' NAME '(' NAME (',' NAME)* (';' option (',' option)*)?
+//                ')' '{' (NAME '=' call | 'let' NAME '=' expr)* 'return' NAME
+//                '}'
+//   option    := NAME ('=' expr)?
 //   call      := NAME '(' (arg (',' arg)*)? ')'
 //   arg       := NAME '=' expr | expr
 //   expr      := term (('+' | '-') term)*        (precedence climbing)
@@ -16,6 +21,9 @@
 //   primary   := NUMBER | NAME | call | '(' expr ')' | '[' (expr (',' expr)*)?
 //   ']'
 //
+// NAME may be dotted (`res3.2.conv1`) where it refers to a layer; the names
+// a statement defines may not.
+//
 //===----------------------------------------------------------------------===//
 
 #include "nnc/Parser/Parser.h"
@@ -23,6 +31,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace nnc;
 using namespace nnc::ast;
@@ -95,7 +104,27 @@ private:
     return mlir::success();
   }
 
+  /// A name the statement defines: dots are reserved for instance layers.
+  mlir::LogicalResult parseDefinedName(std::string &name, SMLoc &loc,
+                                       StringRef what) {
+    if (mlir::failed(parseName(name, loc, what)))
+      return mlir::failure();
+    return rejectDotted(name, loc);
+  }
+  mlir::LogicalResult rejectDotted(StringRef name, SMLoc loc) {
+    if (!name.contains('.'))
+      return mlir::success();
+    return errorAt(loc, "'" + name +
+                            "' contains '.'; dotted names refer to the layers "
+                            "of block instances and cannot be defined");
+  }
+
   mlir::LogicalResult parseStatement(Module &module);
+  mlir::LogicalResult parseLet(Statement &stmt);
+  mlir::LogicalResult parseLayer(Statement &stmt, Token word);
+  mlir::LogicalResult parseBlock(Statement &stmt);
+  mlir::LogicalResult parseBlockParams(BlockDef &block);
+  mlir::LogicalResult parseBlockBody(BlockDef &block);
   mlir::LogicalResult parseTensorDecl(Statement &stmt, bool isLabels);
   std::unique_ptr<Call> parseCall(unsigned depth);
   mlir::LogicalResult parseCallArgs(Call &call, unsigned depth);
@@ -124,25 +153,25 @@ std::unique_ptr<Module> Parser::parseFile() {
 mlir::LogicalResult Parser::parseStatement(Module &module) {
   if (!tok.is(Token::Identifier))
     return unexpected("a statement (model, batch, let, input, labels, "
-                      "NAME = layer(...), loss, optimizer or output)");
+                      "NAME = layer(...), loss, optimizer, output, block, "
+                      "weight_decay or benchmark)");
   Statement stmt;
   stmt.loc = tok.getLoc();
+  Token wordTok = tok;
   StringRef word = tok.spelling;
   consume();
 
   if (word == "model") {
     stmt.kind = Statement::Model;
-    if (mlir::failed(parseName(stmt.name, stmt.nameLoc, "the model's name")))
+    if (mlir::failed(
+            parseDefinedName(stmt.name, stmt.nameLoc, "the model's name")))
       return mlir::failure();
-  } else if (word == "batch") {
-    stmt.kind = Statement::Batch;
+  } else if (word == "batch" || word == "weight_decay") {
+    stmt.kind = word == "batch" ? Statement::Batch : Statement::WeightDecay;
     if (!(stmt.value = parseExpr(0)))
       return mlir::failure();
   } else if (word == "let") {
-    stmt.kind = Statement::Let;
-    if (mlir::failed(parseName(stmt.name, stmt.nameLoc, "a constant name")) ||
-        mlir::failed(expect(Token::Equal, "after the constant's name")) ||
-        !(stmt.value = parseExpr(0)))
+    if (mlir::failed(parseLet(stmt)))
       return mlir::failure();
   } else if (word == "input" || word == "labels") {
     stmt.kind = word == "input" ? Statement::Input : Statement::Labels;
@@ -161,30 +190,136 @@ mlir::LogicalResult Parser::parseStatement(Module &module) {
         return mlir::failure();
       stmt.names.emplace_back(std::move(name), loc);
     } while (consumeIf(Token::Comma));
-  } else {
-    // NAME '=' call
-    stmt.kind = Statement::Layer;
-    stmt.name = word.str();
-    stmt.nameLoc = stmt.loc;
-    if (!tok.is(Token::Equal))
-      return tok.is(Token::Error)
-                 ? unexpected("")
-                 : errorAt(stmt.loc,
-                           "unknown statement '" + word +
-                               "'; a layer is written NAME = layer(...)");
-    consume();
-    if (!(stmt.call = parseCall(0)))
+  } else if (word == "benchmark") {
+    stmt.kind = Statement::Benchmark;
+    if (mlir::failed(parseName(stmt.name, stmt.nameLoc,
+                               "the name of a benchmark suite")))
       return mlir::failure();
+  } else if (word == "block") {
+    if (mlir::failed(parseBlock(stmt)))
+      return mlir::failure();
+  } else if (mlir::failed(parseLayer(stmt, wordTok))) {
+    return mlir::failure();
   }
   module.statements.push_back(std::move(stmt));
   return mlir::success();
 }
 
+mlir::LogicalResult Parser::parseLet(Statement &stmt) {
+  stmt.kind = Statement::Let;
+  if (mlir::failed(
+          parseDefinedName(stmt.name, stmt.nameLoc, "a constant name")) ||
+      mlir::failed(expect(Token::Equal, "after the constant's name")) ||
+      !(stmt.value = parseExpr(0)))
+    return mlir::failure();
+  return mlir::success();
+}
+
+/// NAME '=' call, where `word` (already consumed) is NAME.
+mlir::LogicalResult Parser::parseLayer(Statement &stmt, Token word) {
+  stmt.kind = Statement::Layer;
+  stmt.name = word.spelling.str();
+  stmt.nameLoc = stmt.loc;
+  if (!tok.is(Token::Equal))
+    return tok.is(Token::Error)
+               ? unexpected("")
+               : errorAt(stmt.loc,
+                         "unknown statement '" + word.spelling +
+                             "'; a layer is written NAME = layer(...)");
+  if (mlir::failed(rejectDotted(stmt.name, stmt.loc)))
+    return mlir::failure();
+  consume();
+  if (!(stmt.call = parseCall(0)))
+    return mlir::failure();
+  return mlir::success();
+}
+
+mlir::LogicalResult Parser::parseBlock(Statement &stmt) {
+  stmt.kind = Statement::Block;
+  auto block = std::make_unique<BlockDef>();
+  if (mlir::failed(
+          parseDefinedName(block->name, block->loc, "the block's name")) ||
+      mlir::failed(parseBlockParams(*block)) ||
+      mlir::failed(parseBlockBody(*block)))
+    return mlir::failure();
+  stmt.name = block->name;
+  stmt.nameLoc = block->loc;
+  stmt.block = std::move(block);
+  return mlir::success();
+}
+
+/// '(' inputs (';' options)? ')'.
+mlir::LogicalResult Parser::parseBlockParams(BlockDef &block) {
+  if (mlir::failed(expect(Token::LParen, "after the block's name")))
+    return mlir::failure();
+  do {
+    BlockParam &input = block.inputs.emplace_back();
+    if (mlir::failed(parseDefinedName(input.name, input.loc,
+                                      "the name of an input of block '" +
+                                          block.name + "'")))
+      return mlir::failure();
+  } while (consumeIf(Token::Comma));
+  if (consumeIf(Token::Semicolon)) {
+    do {
+      BlockParam &option = block.options.emplace_back();
+      if (mlir::failed(parseDefinedName(option.name, option.loc,
+                                        "the name of an option of block '" +
+                                            block.name + "'")))
+        return mlir::failure();
+      if (consumeIf(Token::Equal) && !(option.defaultValue = parseExpr(0)))
+        return mlir::failure();
+    } while (consumeIf(Token::Comma));
+  }
+  return expect(Token::RParen,
+                "to close the parameters of block '" + block.name + "'");
+}
+
+/// The words that start a model-level statement.
+static bool isModelKeyword(StringRef word) {
+  return llvm::is_contained({"model", "batch", "input", "labels", "loss",
+                             "optimizer", "output", "block", "weight_decay",
+                             "benchmark"},
+                            word);
+}
+
+/// '{' (layer | let)* 'return' NAME '}'.
+mlir::LogicalResult Parser::parseBlockBody(BlockDef &block) {
+  if (mlir::failed(expect(Token::LBrace,
+                          "to open the body of block '" + block.name + "'")))
+    return mlir::failure();
+  while (!tok.isKeyword("return")) {
+    if (!tok.is(Token::Identifier))
+      return unexpected("a layer, 'let' or 'return' in block '" + block.name +
+                        "'");
+    Statement stmt;
+    stmt.loc = tok.getLoc();
+    Token word = tok;
+    consume();
+    if (isModelKeyword(word.spelling) && !tok.is(Token::Equal))
+      return errorAt(stmt.loc, "'" + word.spelling +
+                                   "' cannot appear inside block '" +
+                                   block.name +
+                                   "'; a block holds layers, 'let' "
+                                   "constants and 'return'");
+    if (word.isKeyword("let") ? mlir::failed(parseLet(stmt))
+                              : mlir::failed(parseLayer(stmt, word)))
+      return mlir::failure();
+    block.body.push_back(std::move(stmt));
+  }
+  consume(); // 'return'
+  if (mlir::failed(parseDefinedName(block.result, block.resultLoc,
+                                    "the name of the layer block '" +
+                                        block.name + "' returns")))
+    return mlir::failure();
+  return expect(Token::RBrace,
+                "to close the body of block '" + block.name + "'");
+}
+
 mlir::LogicalResult Parser::parseTensorDecl(Statement &stmt, bool isLabels) {
   auto decl = std::make_unique<TensorDecl>();
-  if (mlir::failed(
-          parseName(decl->name, decl->loc,
-                    isLabels ? "the labels' name" : "the input's name")) ||
+  if (mlir::failed(parseDefinedName(decl->name, decl->loc,
+                                    isLabels ? "the labels' name"
+                                             : "the input's name")) ||
       mlir::failed(expect(Token::Colon, "after the name")) ||
       mlir::failed(
           parseName(decl->dtype, decl->dtypeLoc,

@@ -21,6 +21,14 @@ namespace nnc {
 using namespace mlir;
 
 namespace {
+/// The NameLoc of a layer's op; inside a block instance it is the callee of
+/// the op's call-site location.
+NameLoc getLayerLoc(Location loc) {
+  while (auto site = dyn_cast<CallSiteLoc>(loc))
+    loc = site.getCallee();
+  return dyn_cast<NameLoc>(loc);
+}
+
 struct RecordLayersPass : nnc::impl::RecordLayersPassBase<RecordLayersPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -35,7 +43,7 @@ struct RecordLayersPass : nnc::impl::RecordLayersPassBase<RecordLayersPass> {
     SmallVector<Layer> layers;
     llvm::DenseMap<StringAttr, unsigned> index;
     forward.walk([&](Operation *op) {
-      auto loc = dyn_cast<NameLoc>(op->getLoc());
+      NameLoc loc = getLayerLoc(op->getLoc());
       // Parameter reads carry their layer's name but are not layers.
       if (!loc || !isa<nn::NNDialect>(op->getDialect()) ||
           isa<nn::GetParamOp>(op) || op->getNumResults() != 1)

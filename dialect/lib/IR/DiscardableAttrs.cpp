@@ -197,12 +197,10 @@ LogicalResult verifyBuild(Emit emit, Attribute value) {
   return success();
 }
 
-/// The benchmarks whose runs the bench program reproduces.
-constexpr StringLiteral kBenchmarks[] = {"tf_cnn_benchmarks"};
-
 LogicalResult verifyBenchmark(Emit emit, Attribute value) {
   auto benchmark = dyn_cast<StringAttr>(value);
-  if (!benchmark || !llvm::is_contained(kBenchmarks, benchmark.getValue()))
+  if (!benchmark ||
+      !llvm::is_contained(knownBenchmarks(), benchmark.getValue()))
     return emit() << "must be \"tf_cnn_benchmarks\", got " << value;
   return success();
 }
@@ -344,4 +342,9 @@ LogicalResult NNDialect::verifyRegionResultAttribute(Operation *op,
     return verifyName(emit, attr.getValue());
   return verifyParamRef(emit, op, attr.getValue(),
                         func.getResultTypes()[resultIndex], "result");
+}
+
+ArrayRef<StringLiteral> mlir::nn::knownBenchmarks() {
+  static constexpr StringLiteral kBenchmarks[] = {"tf_cnn_benchmarks"};
+  return kBenchmarks;
 }

@@ -286,7 +286,11 @@ OpFoldResult DropoutOp::fold(FoldAdaptor) {
 
 /// Names the result after the layer in the op's NameLoc, if any.
 static void nameAfterLayer(Operation *op, OpAsmSetValueNameFn setNameFn) {
-  if (auto name = dyn_cast<NameLoc>(op->getLoc()))
+  Location loc = op->getLoc();
+  // Inside a block instance: the layer's own location is the callee.
+  while (auto site = dyn_cast<CallSiteLoc>(loc))
+    loc = site.getCallee();
+  if (auto name = dyn_cast<NameLoc>(loc))
     setNameFn(op->getResult(0), name.getName().getValue());
 }
 

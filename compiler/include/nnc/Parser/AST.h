@@ -1,8 +1,8 @@
 //===- AST.h - syntax tree of a .nn model -----------------------*- C++ -*-===//
 //
 // Part of nnc. What the parser produces and ModelGen consumes: statements,
-// calls with positional and keyword arguments, and value expressions. Every
-// node keeps its source position for diagnostics.
+// block definitions, calls with positional and keyword arguments, and value
+// expressions. Every node keeps its source position for diagnostics.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,6 +64,8 @@ struct TensorDecl {
   llvm::SMLoc layoutLoc;
 };
 
+struct BlockDef;
+
 struct Statement {
   enum Kind {
     Model,
@@ -74,16 +76,39 @@ struct Statement {
     Layer,
     Loss,
     Optimizer,
-    Output
+    Output,
+    Block,
+    WeightDecay,
+    Benchmark
   };
   Kind kind;
   llvm::SMLoc loc;  // the keyword, or the layer name
   std::string name; // Model, Let, Layer
   llvm::SMLoc nameLoc;
-  std::unique_ptr<Expr> value;        // Batch, Let
+  std::unique_ptr<Expr> value;        // Batch, Let, WeightDecay
   std::unique_ptr<TensorDecl> tensor; // Input, Labels
   std::unique_ptr<Call> call;         // Layer, Loss, Optimizer
   std::vector<std::pair<std::string, llvm::SMLoc>> names; // Output
+  std::unique_ptr<BlockDef> block;                        // Block
+};
+
+/// An input or option of a block: `x`, `depth`, `stride=1`.
+struct BlockParam {
+  std::string name;
+  llvm::SMLoc loc;
+  std::unique_ptr<Expr> defaultValue; // options only; null: required
+};
+
+/// `block NAME(inputs; options) { body return NAME }`. The body holds
+/// Layer and Let statements.
+struct BlockDef {
+  std::string name;
+  llvm::SMLoc loc;
+  std::vector<BlockParam> inputs;
+  std::vector<BlockParam> options;
+  std::vector<Statement> body;
+  std::string result;
+  llvm::SMLoc resultLoc;
 };
 
 struct Module {

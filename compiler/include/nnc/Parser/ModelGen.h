@@ -2,7 +2,8 @@
 //
 // Part of nnc. Checks a parsed model (names, options, shapes) and builds the
 // nn module: parameters, the optimizer, @forward and @loss. Every op carries
-// the file:line:col of the layer that made it.
+// the file:line:col of the layer that made it, inside a block instance as a
+// call site of the block's line at the call.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,8 @@ struct ModelOptions {
   /// Values that replace the model's `let` and `batch` constants
   /// (`nnc --set n=4096`, `--batch=32`).
   std::map<std::string, double> overrides;
+  /// The most layers a model may expand to, block instances included.
+  unsigned maxLayers = 100000;
 };
 
 /// Builds the nn module of `model`. Reports errors through the MLIR

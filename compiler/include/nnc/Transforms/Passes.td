@@ -52,7 +52,7 @@ def RecordLayersPass : Pass<"nn-record-layers", "::mlir::ModuleOp"> {
     Runs on the nn dialect, before it is lowered. Lists the layers of the
     `forward` function in order, as the module attribute `nn.layers`: an
     array of dictionaries with the layer's `name`, `op` and `shape`. A layer is the group of nn ops whose location is the same `NameLoc`
-    (conv2d, bias_add and relu of one `conv2d(..., activation=relu)` line;
+    (inside a block instance, the callee of a `callsite` location; conv2d, bias_add and relu of one `conv2d(..., activation=relu)` line;
     parameter reads aside), its op the first of them, its shape the last
     one's result. Layer names come from locations: a model read back from
     .mlir keeps them with --mlir-print-debuginfo. The runtime

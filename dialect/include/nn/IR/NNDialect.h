@@ -36,6 +36,10 @@ namespace mlir::nn {
 /// True when `attr` is one of the parameter initialiser attributes.
 bool isInitializerAttr(Attribute attr);
 
+/// The benchmarks a model can reproduce (`nn.benchmark`): their bench
+/// program runs that benchmark's loop and prints its lines.
+ArrayRef<StringLiteral> knownBenchmarks();
+
 // Typed access to the dialect's attributes on function arguments and results
 // (NNDialect.td documents them). Getters return null when the attribute is
 // absent. The module attributes have the generated helpers
