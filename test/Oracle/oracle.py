@@ -33,14 +33,16 @@ def tensor_type(shape, elt="f32"):
     return "tensor<%s%s>" % ("".join("%dx" % d for d in shape), elt)
 
 
+INTEGER_TYPES = {np.dtype(np.int32): "i32", np.dtype(np.int64): "i64"}
+
+
 def type_of(array):
-    return tensor_type(array.shape,
-                       "i32" if array.dtype == np.int32 else "f32")
+    return tensor_type(array.shape, INTEGER_TYPES.get(array.dtype, "f32"))
 
 
 def constant(name, array):
     """An arith.constant holding `array` (nested lists for rank > 1)."""
-    if array.dtype == np.int32:
+    if array.dtype in INTEGER_TYPES:
         body = np.array2string(array, separator=", ", threshold=sys.maxsize)
     else:
         body = np.array2string(array.astype(np.float32), separator=", ",
