@@ -60,6 +60,7 @@ struct Transfer {
   void *device;
   void *staging;
   size_t bytes;
+  bool everyStep = false;
 };
 
 void *pinned(size_t bytes, const Site &site) {
@@ -76,22 +77,21 @@ public:
   std::vector<std::unique_ptr<Buffer>> owned;
   std::vector<void *> descriptors;
   std::vector<Transfer> uploads, stepDownloads, outputs;
-  bool uploadEveryStep = false;
 
   void run() {
     Site site{name.c_str()};
     cudaStream_t s = stream();
-    if (uploadEveryStep || runs == 0)
-      for (Transfer &t : uploads) {
-        const void *from = t.host->data();
-        if (t.staging) {
-          std::memcpy(t.staging, from, t.bytes);
-          from = t.staging;
-        }
-        check(
-            cudaMemcpyAsync(t.device, from, t.bytes, cudaMemcpyHostToDevice, s),
-            "cudaMemcpyAsync", site);
+    for (Transfer &t : uploads) {
+      if (runs > 0 && !t.everyStep)
+        continue; // still on the device
+      const void *from = t.host->data();
+      if (t.staging) {
+        std::memcpy(t.staging, from, t.bytes);
+        from = t.staging;
       }
+      check(cudaMemcpyAsync(t.device, from, t.bytes, cudaMemcpyHostToDevice, s),
+            "cudaMemcpyAsync", site);
+    }
     enqueue(site);
     for (Transfer &t : stepDownloads)
       check(cudaMemcpyAsync(t.staging, t.device, t.bytes,
@@ -176,8 +176,7 @@ public:
     return true;
   }
 
-  bool bind(Call &call, bool inputsChangeEveryStep,
-            std::string &error) override {
+  bool bind(Call &call, Uploads uploads, std::string &error) override {
     if (!session) {
       error = "the device has no parameters yet";
       return false;
@@ -185,7 +184,6 @@ public:
     auto dc = std::make_unique<DeviceCall>();
     dc->call = &call;
     dc->name = "entry point '" + call.entry().name + "'";
-    dc->uploadEveryStep = inputsChangeEveryStep;
     Site site{dc->name.c_str()};
     for (size_t i = 0; i < call.size(); ++i) {
       const Argument &a = call.entry().args[i];
@@ -204,10 +202,12 @@ public:
           std::make_unique<Buffer>(host.bytes(), host.shape(), site));
       Buffer &b = *dc->owned.back();
       dc->descriptors.push_back(b.descriptor.data());
-      if (a.role == "input" || a.role == "labels")
-        dc->uploads.push_back(
-            {&host, b.data,
-             inputsChangeEveryStep ? pinned(b.bytes, site) : nullptr, b.bytes});
+      if (a.role == "input" || a.role == "labels") {
+        bool everyStep = uploadsEveryStep(uploads, a.role);
+        dc->uploads.push_back({&host, b.data,
+                               everyStep ? pinned(b.bytes, site) : nullptr,
+                               b.bytes, everyStep});
+      }
       if (a.role != "output")
         continue;
       dc->outputs.push_back({&host, b.data, nullptr, b.bytes});

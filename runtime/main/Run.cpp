@@ -115,8 +115,13 @@ int setUpData(Run &run) {
     return run.fail("--epochs needs a real data set (--data=cifar10:DIR or "
                     "mnist:DIR); use --steps on synthetic data",
                     2);
+  // Synthetic inputs stay on the device; tf_cnn_benchmarks draws new
+  // labels every step.
+  Uploads uploads = run.data.real()                  ? Uploads::EveryStep
+                    : run.options.mode == Mode::TfCnn ? Uploads::Labels
+                                                      : Uploads::Once;
   if (run.device && (!run.device->attach(run.session, error) ||
-                     !run.device->bind(run.call, run.data.real(), error)))
+                     !run.device->bind(run.call, uploads, error)))
     return run.fail(error);
   return 0;
 }

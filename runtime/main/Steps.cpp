@@ -69,7 +69,7 @@ int train(Run &run) {
   std::string error;
   bool hasEval = run.session.info().entryPoint("eval") &&
                  run.session.bind("eval", findEntryPoint("eval"), eval, error);
-  if (hasEval && run.device && !run.device->bind(eval, true, error))
+  if (hasEval && run.device && !run.device->bind(eval, Uploads::EveryStep, error))
     return run.fail(error);
   if (int status = runTraining(run.options, run.call, hasEval ? &eval : nullptr,
                                run.data, run.seconds, run.training,

@@ -124,8 +124,8 @@ int nnrt::runTfCnn(Run &run) {
   DataSource &data = run.data;
   double batch = double(data.batchSize());
   printHeader(run);
-  // The images are drawn once; the labels every step. A device uploads the
-  // inputs of a synthetic run once, so there the first labels stay.
+  // The images are drawn once; the labels every step. A device keeps the
+  // images and uploads each step's labels (Uploads::Labels).
   data.fillBenchmarkImages(run.call);
   data.fillBenchmarkLabels(run.call);
   Json lines = Json::makeArray(), losses = Json::makeArray();
@@ -138,7 +138,7 @@ int nnrt::runTfCnn(Run &run) {
       std::fflush(stdout);
       loopStart = now();
     }
-    if (i > 0 && !run.device)
+    if (i > 0)
       data.fillBenchmarkLabels(run.call);
     double t0 = now();
     run.call.run();

@@ -8,6 +8,7 @@
 #include "Harness.h"
 
 #include "nnrt/Data.h"
+#include "nnrt/Device.h"
 #include "nnrt/Init.h"
 #include "nnrt/Json.h"
 #include "nnrt/Model.h"
@@ -461,6 +462,23 @@ void testBenchmarkField() {
 }
 } // namespace
 
+/// Which arguments a device uploads on every run: tf_cnn_benchmarks' mode
+/// keeps the images and sends new labels.
+void testDeviceUploads() {
+  check(!uploadsEveryStep(Uploads::Once, "input") &&
+            !uploadsEveryStep(Uploads::Once, "labels"),
+        "synthetic inputs and labels go up once");
+  check(!uploadsEveryStep(Uploads::Labels, "input") &&
+            uploadsEveryStep(Uploads::Labels, "labels"),
+        "tf-cnn: labels every step, images once");
+  check(uploadsEveryStep(Uploads::EveryStep, "input") &&
+            uploadsEveryStep(Uploads::EveryStep, "labels"),
+        "real data: inputs and labels every step");
+  check(!uploadsEveryStep(Uploads::EveryStep, "output") &&
+            !uploadsEveryStep(Uploads::Labels, "param"),
+        "outputs and parameters are never uploaded per step");
+}
+
 int main() {
   testJson();
   testModelInfo();
@@ -475,5 +493,6 @@ int main() {
   testBenchmarkData();
   testI64();
   testBenchmarkField();
+  testDeviceUploads();
   return nnrt::test::summarize();
 }

@@ -29,7 +29,7 @@ import philox
 # name -> (rate, seed), as in Inputs/dropout_masks.nn.
 LAYERS = {"d1": (0.3, philox.seed_of("d1")), "d2": (0.3, philox.seed_of("d2")),
           "d3": (0.5, 12345)}
-STEPS = (0, 7, 2 ** 24 - 1)  # the last: the largest exact f32 integer
+STEPS = (0, 7, 2 ** 24 + 1)  # the last: past f32's exact integers
 
 
 def within(name, value, want, sigma):
@@ -55,7 +55,7 @@ def main():
     masks, checks = {}, []
     for step in STEPS:
         if step:
-            np.savez(work("params"), global_step=np.float32(step), **params)
+            np.savez(work("params"), global_step=np.int64(step), **params)
             dump = oracle.run_dump(bench, work(str(step)), "forward-backward",
                                    1, 3, flags + ["--load=" + work("params")])
         else:

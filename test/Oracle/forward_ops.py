@@ -207,9 +207,9 @@ def dropout_case(shape, step, rate, seed):
     x = (np.abs(rand(*shape)) + 1).astype(np.float32)
     keep = philox.dropout_keep(shape, step, rate, seed)
     want = np.where(keep, x.astype(np.float64) / (1 - rate), 0.0)
-    s = np.array(step, dtype=np.float32)
+    s = np.array(step, dtype=np.int64)
     body = ("  %%r0 = nn.dropout_train %%a0, %%a1 {rate = %s, seed = %d : i64}"
-            " : (%s, tensor<f32>) -> %s" % (f64(rate), seed, ty(shape),
+            " : (%s, tensor<i64>) -> %s" % (f64(rate), seed, ty(shape),
                                                 ty(shape)))
     name = "dropout_train %s step %d rate %g seed %#x (%d of %d kept)" % (
         "x".join(map(str, shape)), step, rate, seed, keep.sum(), keep.size)

@@ -33,14 +33,16 @@ def tensor_type(shape, elt="f32"):
     return "tensor<%s%s>" % ("".join("%dx" % d for d in shape), elt)
 
 
+INTEGER_TYPES = {np.dtype(np.int32): "i32", np.dtype(np.int64): "i64"}
+
+
 def type_of(array):
-    return tensor_type(array.shape,
-                       "i32" if array.dtype == np.int32 else "f32")
+    return tensor_type(array.shape, INTEGER_TYPES.get(array.dtype, "f32"))
 
 
 def constant(name, array):
     """An arith.constant holding `array` (nested lists for rank > 1)."""
-    if array.dtype == np.int32:
+    if array.dtype in INTEGER_TYPES:
         body = np.array2string(array, separator=", ", threshold=sys.maxsize)
     else:
         body = np.array2string(array.astype(np.float32), separator=", ",
@@ -156,8 +158,9 @@ def target_checks(cpu, gpu, seed, base, env=None):
     """The CUDA program `gpu` against the CPU program `cpu` of one model,
     from the same batch seed: three steps of each mode the CPU program has
     (forward, forward-backward, train), and a check ("MODE NAME", got, want)
-    for every floating-point array but the images. A CUDA program that
-    fails gives the check ("MODE: the CUDA program failed", None, None).
+    for every floating-point array but the images, and for global_step. A
+    CUDA program that fails gives the check ("MODE: the CUDA program
+    failed", None, None).
     Dumps go to BASE-MODE-cpu.npz and BASE-MODE-cuda.npz."""
     for mode in ("forward", "forward-backward", "train"):
         dump = "%s-%s-%%s.npz" % (base, mode)
@@ -171,7 +174,9 @@ def target_checks(cpu, gpu, seed, base, env=None):
             yield mode + ": the CUDA program failed", None, None
             continue
         for key in sorted(want):
-            if want[key].dtype.kind == "f" and key != "images":
+            # Floating-point arrays, and the i64 step counter exactly.
+            if (want[key].dtype.kind == "f" and key != "images" or
+                    key == "global_step"):
                 yield "%s %s" % (mode, key), got[key], want[key]
 
 

@@ -42,3 +42,12 @@ module {
     return %x : tensor<2xf32>
   }
 }
+
+// -----
+
+// An i64 counter is described with dtype "i64", non-trainable and zeros.
+// CHECK-LABEL: module @counter {
+// CHECK: @nnc_model_json({{.*}}\22parameters\22:[{\22dtype\22:\22i64\22,\22init\22:{\22kind\22:\22zeros\22},\22name\22:\22global_step\22,\22shape\22:[],\22trainable\22:false}]
+module @counter {
+  nn.parameter non_trainable @global_step : tensor<i64> = #nn.zeros
+}

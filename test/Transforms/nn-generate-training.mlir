@@ -4,7 +4,7 @@
 // the interface: the loss gradient, the bias gradient, the weights' matmul
 // (A^T dC); nothing is built for the input.
 // CHECK-LABEL: module @dense
-// CHECK: nn.parameter non_trainable @global_step : tensor<f32> = #nn.zeros
+// CHECK: nn.parameter non_trainable @global_step : tensor<i64> = #nn.zeros
 // CHECK: func.func @forward_backward(%{{.*}}: tensor<2x4xf32> {nn.name = "x"}, %[[Y:.*]]: tensor<2xi32> {nn.classes = 3 : i64, nn.name = "y"})
 // CHECK-SAME: -> (tensor<f32> {nn.name = "loss"}, tensor<4x3xf32> {nn.name = "w.grad"}, tensor<3xf32> {nn.name = "b.grad"})
 // CHECK: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
@@ -15,11 +15,13 @@
 // CHECK-LABEL: func.func @eval(
 // CHECK: nn.correct_count
 // CHECK-LABEL: func.func @train_step(
-// CHECK: %[[LR:.*]] = nn.learning_rate %{{.*}} {rate = 5.000000e-01 : f64}
+// CHECK: %[[STEP:.*]] = nn.get_param @global_step : tensor<i64>
+// CHECK: %[[LR:.*]] = nn.learning_rate %[[STEP]] {rate = 5.000000e-01 : f64} : (tensor<i64>) -> tensor<f32>
 // CHECK: %[[W:.*]] = nn.sgd_update %{{.*}}, %{{.*}}, %[[LR]] : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
 // CHECK: nn.assign_param @w, %[[W]]
 // CHECK: nn.assign_param @b,
-// CHECK: nn.assign_param @global_step,
+// CHECK: %[[NEXT:.*]] = nn.increment %[[STEP]] : tensor<i64>
+// CHECK: nn.assign_param @global_step, %[[NEXT]] : tensor<i64>
 module @dense {
   nn.parameter @w : tensor<4x3xf32> = #nn.glorot_uniform
   nn.parameter @b : tensor<3xf32> = #nn.zeros
@@ -107,9 +109,9 @@ module @foreign {
 // the inference forms.
 // CHECK-LABEL: module @training_forms
 // CHECK: func.func @forward_backward
-// CHECK: %[[STEP:.*]] = nn.get_param @global_step
+// CHECK: %[[STEP:.*]] = nn.get_param @global_step : tensor<i64>
 // CHECK: %[[Y:.*]], %[[MEAN:.*]], %[[VAR:.*]] = nn.batch_norm_train %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 1.000000e-03 : f64}
-// CHECK: nn.dropout_train %[[Y]], %[[STEP]] {rate = 5.000000e-01 : f64, seed = 7 : i64}
+// CHECK: nn.dropout_train %[[Y]], %[[STEP]] {rate = 5.000000e-01 : f64, seed = 7 : i64} : (tensor<2x3x4xf32>, tensor<i64>)
 // CHECK-NOT: nn.moving_average
 // CHECK: nn.dropout_train %{{.*}}, %[[STEP]] {rate = 5.000000e-01 : f64, seed = 7 : i64}
 // CHECK: nn.batch_norm_grad %{{.*}}, %{{.*}}, %[[MEAN]], %[[VAR]], %{{.*}} {epsilon = 1.000000e-03 : f64}

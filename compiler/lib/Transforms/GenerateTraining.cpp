@@ -225,13 +225,14 @@ struct GenerateTrainingPass
       values = s.getValues();
     }
     return nn::LearningRateOp::create(
-        b, loc, step.getType(), step, opt.getLearningRateAttr(), decay,
+        b, loc, RankedTensorType::get({}, b.getF32Type()), step, opt.getLearningRateAttr(), decay,
         decaySteps, staircase, boundaries, values, opt.getWarmupStepsAttr());
   }
 
-  /// The global step, read at the start of the copy.
+  /// The global step, an i64 counter, read at the start of the copy.
   Value readStep(ModuleOp module, const LossCopy &c) {
-    auto scalar = RankedTensorType::get({}, Float32Type::get(&getContext()));
+    auto scalar =
+        RankedTensorType::get({}, IntegerType::get(&getContext(), 64));
     auto param = declareState(module, "global_step", scalar);
     func::FuncOp func = c.func;
     auto b = OpBuilder::atBlockBegin(&func.getBody().front());
@@ -256,7 +257,6 @@ struct GenerateTrainingPass
       return failure();
     Value correct = correctCount(b, *c); // before any parameter changes
 
-    auto scalar = RankedTensorType::get({}, b.getF32Type());
     auto stepParam = step.getDefiningOp<nn::GetParamOp>();
     Value lr = learningRate(b, loc, step, opt);
 
@@ -297,10 +297,8 @@ struct GenerateTrainingPass
         nn::AssignParamOp::create(b, loc, name, update.getNewParam());
       }
     }
-    Value one = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(scalar, b.getF32FloatAttr(1.0f)));
     nn::AssignParamOp::create(b, loc, stepParam.getName(),
-                              nn::AddOp::create(b, loc, step, one));
+                              nn::IncrementOp::create(b, loc, step));
 
     SmallVector<Value> results = {c->loss};
     SmallVector<std::string> names = {"loss"};

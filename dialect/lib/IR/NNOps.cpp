@@ -47,6 +47,13 @@ bool allRanked(ValueRange values) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ParameterOp::verify() {
+  if (isa<IntegerType>(getTensorType().getElementType())) {
+    // A counter: no gradient, starts at zero.
+    if (!getNonTrainable())
+      return emitOpError("an integer parameter must be non_trainable");
+    if (!isa<ZerosInitAttr>(getInitializer()))
+      return emitOpError("an integer parameter must be zero-initialised");
+  }
   return verifyInitializer(getLoc(), getInitializer(), getTensorType());
 }
 

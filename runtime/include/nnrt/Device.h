@@ -19,6 +19,23 @@
 
 namespace nnrt {
 
+/// Which arguments of an entry point a device uploads again before every
+/// run after the first; all of them go up on the first.
+enum class Uploads {
+  Once,      ///< synthetic inputs and labels stay on the device
+  Labels,    ///< tf_cnn_benchmarks: the images stay, new labels every step
+  EveryStep, ///< real data: inputs and labels every step
+};
+
+/// Whether an argument of `role` ("input", "labels", ...) is uploaded on
+/// every run under `uploads`.
+inline bool uploadsEveryStep(Uploads uploads, const std::string &role) {
+  if (role != "input" && role != "labels")
+    return false;
+  return uploads == Uploads::EveryStep ||
+         (uploads == Uploads::Labels && role == "labels");
+}
+
 class Device {
 public:
   virtual ~Device() = default;
@@ -33,10 +50,10 @@ public:
 
   /// Gives every argument of `call` a device buffer and makes `call.run()`
   /// execute the entry point on the device: inputs and labels are uploaded
-  /// on the first run, and on every run when `inputsChangeEveryStep`; the
+  /// on the first run, and again before every later run as `uploads` says
+  /// (into the same buffers, which a replayed CUDA graph reads); the
   /// outputs a step reports (`loss`, `correct`) come back after each run.
-  virtual bool bind(Call &call, bool inputsChangeEveryStep,
-                    std::string &error) = 0;
+  virtual bool bind(Call &call, Uploads uploads, std::string &error) = 0;
 
   /// Copies the device's parameters into the session (before saving).
   virtual void downloadParameters() = 0;

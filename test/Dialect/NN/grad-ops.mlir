@@ -5,7 +5,7 @@
 func.func @grads(%x: tensor<2x10x10x3xf32>, %w: tensor<3x3x3x4xf32>,
                  %dy: tensor<2x5x5x4xf32>, %y: tensor<2x5x5x4xf32>,
                  %l: tensor<2x5xf32>, %lab: tensor<2xi32>, %s: tensor<f32>,
-                 %dp: tensor<2x3x3x4xf32>) {
+                 %dp: tensor<2x3x3x4xf32>, %step: tensor<i64>) {
   // CHECK: nn.conv2d_backprop_input
   %0 = nn.conv2d_backprop_input %dy, %w {dilations = array<i64: 1, 1>, padding = #nn.padding<SAME>, strides = array<i64: 2, 2>} : (tensor<2x5x5x4xf32>, tensor<3x3x3x4xf32>) -> tensor<2x10x10x3xf32>
   // CHECK: nn.conv2d_backprop_filter
@@ -25,7 +25,10 @@ func.func @grads(%x: tensor<2x10x10x3xf32>, %w: tensor<3x3x3x4xf32>,
   // CHECK: nn.correct_count
   %8 = nn.correct_count %l, %lab : (tensor<2x5xf32>, tensor<2xi32>) -> tensor<i32>
   // CHECK: nn.learning_rate {{.*}} {decay = 1.000000e-01 : f64, decay_steps = 100 : i64, rate = 1.000000e-01 : f64, staircase}
-  %9 = nn.learning_rate %s {rate = 0.1 : f64, decay = 0.1 : f64, decay_steps = 100 : i64, staircase} : (tensor<f32>) -> tensor<f32>
+  // CHECK-SAME: : (tensor<i64>) -> tensor<f32>
+  %9 = nn.learning_rate %step {rate = 0.1 : f64, decay = 0.1 : f64, decay_steps = 100 : i64, staircase} : (tensor<i64>) -> tensor<f32>
+  // CHECK: nn.increment %{{.*}} : tensor<i64>
+  %next = nn.increment %step : tensor<i64>
   // CHECK: nn.sgd_update {{.*}} {momentum = 9.000000e-01 : f64, nesterov}
   %10:2 = nn.sgd_update %l, %l, %9, %l {momentum = 0.9 : f64, nesterov} : (tensor<2x5xf32>, tensor<2x5xf32>, tensor<f32>, tensor<2x5xf32>) -> (tensor<2x5xf32>, tensor<2x5xf32>)
   return

@@ -15,7 +15,7 @@ int main() {
   std::printf("model %s, batch %lld, %zu parameters\n", model.name.c_str(),
               (long long)model.batchSize, model.parameters.size());
   for (const nnrt::Parameter &p : model.parameters)
-    std::printf("  %s %s %s\n", p.name.c_str(),
+    std::printf("  %s %s %s %s\n", p.name.c_str(), p.dtype.c_str(),
                 nnrt::formatShape(p.shape).c_str(), p.init.kind.c_str());
   for (const nnrt::EntryPoint &e : model.entryPoints) {
     std::printf("entry %s (%s):", e.name.c_str(), e.packed.c_str());

@@ -4,10 +4,12 @@
                            declaration order, readable by numpy.load
   same A B                 A and B hold the same arrays
   differ A B               A and B hold the same names but other values
-  steps A B                the global steps of two saved training runs, and
-                           whether the momentum state was saved
+  steps A B                the global steps (dtype and value) of two saved
+                           training runs, and whether the momentum state was
+                           saved
   resave SRC DST KIND      DST from SRC's parameters with numpy.savez:
-                           KIND = plain, compressed, extra, reshaped, missing
+                           KIND = plain, compressed, extra, reshaped, missing,
+                           f32-step (global_step as float32)
 """
 
 import sys
@@ -27,7 +29,8 @@ def main(action, *args):
         names = [n[:-4] for n in zipfile.ZipFile(args[0]).namelist()]
         print("parameters:", " ".join(names))
         for k, v in saved.items():
-            assert v.dtype == np.float32, (k, v.dtype)
+            want = np.int64 if k == "global_step" else np.float32
+            assert v.dtype == want, (k, v.dtype)
             assert np.array_equal(v, dump[k]), k
         print("saved parameters equal the dumped ones")
     elif action == "same":
@@ -42,7 +45,9 @@ def main(action, *args):
             k for k in a if not np.array_equal(a[k], b[k]))))
     elif action == "steps":
         a, b = load(args[0]), load(args[1])
-        print("global_step %g then %g" % (a["global_step"], b["global_step"]))
+        print("global_step %s %d then %s %d" % (
+            a["global_step"].dtype, a["global_step"],
+            b["global_step"].dtype, b["global_step"]))
         if "hidden.weights.momentum" in b and b["hidden.weights.momentum"].any():
             print("momentum state saved")
     elif action == "resave":
@@ -54,6 +59,8 @@ def main(action, *args):
             params["probs.biases"] = np.zeros((5, 2), np.float32)
         elif kind == "missing":
             del params["probs.biases"]
+        elif kind == "f32-step":
+            params["global_step"] = params["global_step"].astype(np.float32)
         else:
             params = {k: (v * 2).astype(v.dtype) for k, v in params.items()}
         save = np.savez_compressed if kind == "compressed" else np.savez

@@ -26,8 +26,9 @@ def GenerateTrainingPass : Pass<"nn-generate-training", "::mlir::ModuleOp"> {
       optimizer: the gradients, then each trainable parameter updated in
       place (`nn.assign_param`) by `nn.sgd_update` or `nn.adam_update` at
       the rate `nn.learning_rate` gives for the global step. The optimizer's
-      state is declared as non-trainable parameters: `global_step`, and per
-      parameter `<name>.momentum` or `<name>.adam_m` / `<name>.adam_v`.
+      state is declared as non-trainable parameters: `global_step` (an i64
+      scalar that `nn.increment` counts up), and per parameter
+      `<name>.momentum` or `<name>.adam_m` / `<name>.adam_v`.
     Gradients come from reverse-mode differentiation through
     `DifferentiableOpInterface`. When an op on the path to the loss has no
     gradient, the pass warns at that op and adds no training function: the

@@ -57,9 +57,8 @@ struct DropoutTrainLowering : OpRewritePattern<nn::DropoutTrainOp> {
         {all, scalar, all}, parallel(rank),
         [&](OpBuilder &b, Location l, ValueRange a) {
           Type elt = a[0].getType();
-          Value step = arith::FPToUIOp::create(b, l, b.getI64Type(), a[1]);
           Value word = nnc::philoxFirstWord(
-              b, l, linearIndex(b, l, type.getShape()), step, seed);
+              b, l, linearIndex(b, l, type.getShape()), a[1], seed);
           Value word64 = arith::ExtUIOp::create(b, l, b.getI64Type(), word);
           Value keep = arith::CmpIOp::create(
               b, l, arith::CmpIPredicate::ult, word64,

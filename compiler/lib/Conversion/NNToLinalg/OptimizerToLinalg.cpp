@@ -1,7 +1,8 @@
 //===- OptimizerToLinalg.cpp - nn training-step ops to linalg -------------===//
 //
 // Part of nnc. learning_rate (constant, or TensorFlow's exponential decay),
-// sgd_update (plain, momentum, Nesterov) and adam_update. An update is one
+// increment (the i64 global step), sgd_update (plain, momentum, Nesterov)
+// and adam_update. An update is one
 // elementwise linalg.generic whose outputs are the parameter's (and its
 // optimizer state's) own tensors, so after bufferization it updates the
 // parameter buffer in place.
@@ -22,32 +23,37 @@ using namespace nnc::linalg_utils;
 namespace {
 
 /// rate * decay^(step / decay_steps), the exponent floored when staircase;
-/// rate without decay. A rank-0 tensor.
+/// rate without decay. A rank-0 tensor; the i64 step is compared exactly
+/// with boundaries and warmup_steps and converted to float for the rest.
 struct LearningRateLowering : OpRewritePattern<nn::LearningRateOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(nn::LearningRateOp op,
                                 PatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
+    Type elt = type.getElementType();
     rewriter.replaceOp(
         op, pointwise(rewriter, op.getLoc(), type, op.getStep(),
                       [&](OpBuilder &b, Location l, ValueRange a) {
-                        return warmup(b, l, op, a[0], scheduled(b, l, op, a[0]));
+                        Value rate = scheduled(b, l, op, elt, a[0]);
+                        return warmup(b, l, op, elt, a[0], rate);
                       }));
     return success();
   }
 
+  static Value intConst(OpBuilder &b, Location l, int64_t v) {
+    return arith::ConstantOp::create(b, l, b.getI64IntegerAttr(v));
+  }
+
   /// The rate the schedule gives at `step`.
   static Value scheduled(OpBuilder &b, Location l, nn::LearningRateOp op,
-                         Value step) {
-    Type t = step.getType();
+                         Type t, Value step) {
     if (auto values = op.getValuesAttr()) {
       // values[i] once step > boundaries[i - 1].
       Value rate = floatConst(b, l, t, values[0]);
       for (auto [i, boundary] : llvm::enumerate(op.getBoundariesAttr()
                                                      .asArrayRef())) {
-        Value past = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT,
-                                           step,
-                                           floatConst(b, l, t, double(boundary)));
+        Value past = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt,
+                                           step, intConst(b, l, boundary));
         rate = arith::SelectOp::create(b, l, past,
                                        floatConst(b, l, t, values[i + 1]), rate);
       }
@@ -56,8 +62,9 @@ struct LearningRateLowering : OpRewritePattern<nn::LearningRateOp> {
     Value rate = floatConst(b, l, t, op.getRate().convertToDouble());
     if (!op.getDecay())
       return rate;
+    Value stepF = arith::SIToFPOp::create(b, l, t, step);
     Value exponent = arith::DivFOp::create(
-        b, l, step, floatConst(b, l, t, double(*op.getDecaySteps())));
+        b, l, stepF, floatConst(b, l, t, double(*op.getDecaySteps())));
     if (op.getStaircase())
       exponent = math::FloorOp::create(b, l, exponent);
     Value decay = floatConst(b, l, t, op.getDecay()->convertToDouble());
@@ -65,17 +72,34 @@ struct LearningRateLowering : OpRewritePattern<nn::LearningRateOp> {
   }
 
   /// rate * step / N while step < N = warmup_steps.
-  static Value warmup(OpBuilder &b, Location l, nn::LearningRateOp op,
+  static Value warmup(OpBuilder &b, Location l, nn::LearningRateOp op, Type t,
                       Value step, Value rate) {
     int64_t steps = op.getWarmupStepsAttr().getInt();
     if (steps <= 0)
       return rate;
-    Type t = step.getType();
+    Value stepF = arith::SIToFPOp::create(b, l, t, step);
     Value n = floatConst(b, l, t, double(steps));
-    Value ramp = mul(b, l, rate, arith::DivFOp::create(b, l, step, n));
-    Value warming =
-        arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, step, n);
+    Value ramp = mul(b, l, rate, arith::DivFOp::create(b, l, stepF, n));
+    Value warming = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                          step, intConst(b, l, steps));
     return arith::SelectOp::create(b, l, warming, ramp, rate);
+  }
+};
+
+/// step + 1 on the i64 counter.
+struct IncrementLowering : OpRewritePattern<nn::IncrementOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(nn::IncrementOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    rewriter.replaceOp(
+        op, pointwise(rewriter, op.getLoc(), type, op.getInput(),
+                      [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+                        return arith::AddIOp::create(
+                            b, l, a[0],
+                            LearningRateLowering::intConst(b, l, 1));
+                      }));
+    return success();
   }
 };
 
@@ -159,7 +183,10 @@ struct AdamUpdateLowering : OpRewritePattern<nn::AdamUpdateOp> {
           Value w = a[0], g = a[1], m = a[2], v = a[3], lr = a[4];
           if (wd != 0.0)
             g = add(b, l, g, mul(b, l, c(wd), w));
-          Value t = add(b, l, a[5], c(1.0));
+          // t = step + 1, counted in i64 and then converted.
+          Value one = arith::ConstantOp::create(b, l, b.getI64IntegerAttr(1));
+          Value t = arith::SIToFPOp::create(
+              b, l, elt, arith::AddIOp::create(b, l, a[5], one));
           Value mNew = add(b, l, mul(b, l, c(b1), m), mul(b, l, c(1 - b1), g));
           Value vNew = add(b, l, mul(b, l, c(b2), v),
                            mul(b, l, c(1 - b2), mul(b, l, g, g)));
@@ -184,6 +211,7 @@ struct AdamUpdateLowering : OpRewritePattern<nn::AdamUpdateOp> {
 } // namespace
 
 void nnc::populateOptimizerToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<LearningRateLowering, SGDUpdateLowering, AdamUpdateLowering>(
+  patterns.add<LearningRateLowering, IncrementLowering, SGDUpdateLowering,
+               AdamUpdateLowering>(
       patterns.getContext());
 }

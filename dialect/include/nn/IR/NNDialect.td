@@ -99,5 +99,9 @@ class NN_Op<string mnemonic, list<Trait> traits = []>
 def NN_FloatTensor : RankedTensorOf<[AnyFloat]>;
 def NN_ScalarTensor : 0DTensorOf<[AnyFloat]>;
 def NN_LabelTensor : RankedTensorOf<[AnySignlessInteger]>;
+// What a parameter holds: float weights and state, or an i64 counter.
+def NN_ParamTensor : RankedTensorOf<[AnyFloat, I64]>;
+// The global step, a whole number of training steps.
+def NN_StepTensor : 0DTensorOf<[I64]>;
 
 #endif // NN_DIALECT_TD

@@ -183,8 +183,19 @@ def NN_AssignParamOp : NN_Op<"assign_param", [
     `value` as the parameter. nn-params-to-arguments turns it into a write
     to the parameter's buffer.
   }];
-  let arguments = (ins FlatSymbolRefAttr:$name, NN_FloatTensor:$value);
+  let arguments = (ins FlatSymbolRefAttr:$name, NN_ParamTensor:$value);
   let assemblyFormat = "$name `,` $value attr-dict `:` type($value)";
+}
+
+def NN_IncrementOp : NN_Op<"increment", [Pure, SameOperandsAndResultType]> {
+  let summary = "A step counter plus one";
+  let description = [{
+    `step + 1` on the i64 global step, which stays exact however long a
+    run trains.
+  }];
+  let arguments = (ins NN_StepTensor:$input);
+  let results = (outs NN_StepTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
 def NN_LearningRateOp : NN_Op<"learning_rate", [Pure]> {
@@ -194,9 +205,10 @@ def NN_LearningRateOp : NN_Op<"learning_rate", [Pure]> {
     `staircase` (TensorFlow's exponential_decay); with `boundaries` and
     `values`, TensorFlow's piecewise_constant instead of `rate`; `rate` when
     there is neither. With `warmup_steps` N > 0, times step / N while
-    step < N.
+    step < N. The i64 step is compared exactly with the boundaries and N,
+    and converted to float for the exponent and the ramp.
   }];
-  let arguments = (ins NN_ScalarTensor:$step, F64Attr:$rate,
+  let arguments = (ins NN_StepTensor:$step, F64Attr:$rate,
                        OptionalAttr<F64Attr>:$decay,
                        OptionalAttr<I64Attr>:$decay_steps,
                        UnitAttr:$staircase,
@@ -228,13 +240,14 @@ def NN_SGDUpdateOp : NN_GradOp<"sgd_update"> {
 def NN_AdamUpdateOp : NN_GradOp<"adam_update"> {
   let summary = "One Adam step of a parameter (Keras' formulation)";
   let description = [{
-    With `g = grad + weight_decay * param` and `t = step + 1`:
+    With `g = grad + weight_decay * param` and `t = step + 1` (counted in
+    i64, then converted to the parameter's type):
     `m' = beta1 m + (1 - beta1) g`, `v' = beta2 v + (1 - beta2) g^2`,
     `param - lr sqrt(1 - beta2^t) / (1 - beta1^t) * m' / (sqrt(v') + epsilon)`.
   }];
   let arguments = (ins NN_FloatTensor:$param, NN_FloatTensor:$grad,
                        NN_FloatTensor:$m, NN_FloatTensor:$v,
-                       NN_ScalarTensor:$learning_rate, NN_ScalarTensor:$step,
+                       NN_ScalarTensor:$learning_rate, NN_StepTensor:$step,
                        F64Attr:$beta1, F64Attr:$beta2, F64Attr:$epsilon,
                        DefaultValuedAttr<F64Attr, "0.0">:$weight_decay);
   let results = (outs NN_FloatTensor:$new_param, NN_FloatTensor:$new_m,

@@ -33,7 +33,7 @@ def NN_ParameterOp : NN_Op<"parameter", [Symbol]> {
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
-                       TypeAttrOf<NN_FloatTensor>:$type,
+                       TypeAttrOf<NN_ParamTensor>:$type,
                        AnyAttr:$initializer,
                        UnitAttr:$non_trainable);
   let assemblyFormat = [{
@@ -53,7 +53,7 @@ def NN_GetParamOp : NN_Op<"get_param", [
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "Reads the current value of a parameter";
   let arguments = (ins FlatSymbolRefAttr:$name);
-  let results = (outs NN_FloatTensor:$result);
+  let results = (outs NN_ParamTensor:$result);
   let assemblyFormat = "$name attr-dict `:` type($result)";
 }
 

@@ -33,11 +33,11 @@ def NN_DropoutTrainOp : NN_Op<"dropout_train", [Pure, NN_Differentiable]> {
     Element i (row-major) is kept, and scaled by 1 / (1 - rate), when the
     first word of Philox4x32-10 with counter (i mod 2^32, i / 2^32,
     step mod 2^32, step / 2^32) and key (seed mod 2^32, seed / 2^32) is
-    below (1 - rate) * 2^32; otherwise it is zero. `step` is the global step
-    (a whole number), so a run is reproducible and every target draws the
+    below (1 - rate) * 2^32; otherwise it is zero. `step` is the i64 global
+    step, so a run is reproducible and every target draws the
     same mask. Its gradient is the same op on the output's gradient.
   }];
-  let arguments = (ins NN_FloatTensor:$input, NN_ScalarTensor:$step,
+  let arguments = (ins NN_FloatTensor:$input, NN_StepTensor:$step,
                        F64Attr:$rate, I64Attr:$seed);
   let results = (outs NN_FloatTensor:$output);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
