@@ -160,7 +160,7 @@ struct GenerateTrainingPass
     if (failed(c))
       return failure();
     Value step = nnc::needsStep(c->func) ? readStep(module, *c) : Value();
-    if (failed(nnc::useTrainingForms(c->func, step,
+    if (failed(nnc::useTrainingForms(c->func, step, c->logits,
                                      /*updateMovingStatistics=*/false)))
       return failure();
     OpBuilder b = OpBuilder::atBlockTerminator(&c->func.getBody().front());
@@ -198,7 +198,10 @@ struct GenerateTrainingPass
       return p;
     OpBuilder b(module.getContext());
     SmallVector<nn::ParameterOp> params(module.getOps<nn::ParameterOp>());
-    b.setInsertionPointAfter(params.back());
+    if (params.empty())
+      b.setInsertionPointToStart(module.getBody());
+    else
+      b.setInsertionPointAfter(params.back());
     return nn::ParameterOp::create(
         b, module.getLoc(), b.getStringAttr(name), TypeAttr::get(type),
         nn::ZerosInitAttr::get(module.getContext()), b.getUnitAttr());
@@ -247,7 +250,7 @@ struct GenerateTrainingPass
     if (failed(c))
       return failure();
     Value step = readStep(module, *c);
-    if (failed(nnc::useTrainingForms(c->func, step,
+    if (failed(nnc::useTrainingForms(c->func, step, c->logits,
                                      /*updateMovingStatistics=*/true)))
       return failure();
     OpBuilder b = OpBuilder::atBlockTerminator(&c->func.getBody().front());

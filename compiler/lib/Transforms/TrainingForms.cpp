@@ -35,8 +35,16 @@ LogicalResult updateMovingAverage(OpBuilder &b, nn::BatchNormOp bn,
   return success();
 }
 
+/// Replaces `op`'s result by `value`, and `follow` when it is that result.
+void replace(Operation *op, Value value, Value &follow) {
+  if (follow == op->getResult(0))
+    follow = value;
+  op->getResult(0).replaceAllUsesWith(value);
+  op->erase();
+}
+
 LogicalResult trainBatchNorm(nn::BatchNormOp bn, OpBuilder &atEnd,
-                             bool updateMovingStatistics) {
+                             bool updateMovingStatistics, Value &follow) {
   OpBuilder b(bn);
   Type vector = bn.getScale().getType();
   auto train = nn::BatchNormTrainOp::create(
@@ -52,18 +60,16 @@ LogicalResult trainBatchNorm(nn::BatchNormOp bn, OpBuilder &atEnd,
                                    n / std::max(n - 1.0, 1.0))))
       return failure();
   }
-  bn.replaceAllUsesWith(train.getOutput());
-  bn.erase();
+  replace(bn, train.getOutput(), follow);
   return success();
 }
 
-void trainDropout(nn::DropoutOp dropout, Value step) {
+void trainDropout(nn::DropoutOp dropout, Value step, Value &follow) {
   OpBuilder b(dropout);
   Value y = nn::DropoutTrainOp::create(
       b, dropout.getLoc(), dropout.getType(), dropout.getInput(), step,
       dropout.getRateAttr(), dropout.getSeedAttr());
-  dropout.replaceAllUsesWith(y);
-  dropout.erase();
+  replace(dropout, y, follow);
 }
 
 } // namespace
@@ -73,16 +79,17 @@ bool nnc::needsStep(func::FuncOp func) {
 }
 
 LogicalResult nnc::useTrainingForms(func::FuncOp func, Value step,
+                                    Value &follow,
                                     bool updateMovingStatistics) {
   Block &block = func.getBody().front();
   OpBuilder atEnd = OpBuilder::atBlockTerminator(&block);
   for (auto bn : llvm::make_early_inc_range(block.getOps<nn::BatchNormOp>()))
-    if (failed(trainBatchNorm(bn, atEnd, updateMovingStatistics)))
+    if (failed(trainBatchNorm(bn, atEnd, updateMovingStatistics, follow)))
       return failure();
   for (auto d : llvm::make_early_inc_range(block.getOps<nn::DropoutOp>())) {
     if (!step)
       return d.emitOpError("needs the global step to train");
-    trainDropout(d, step);
+    trainDropout(d, step, follow);
   }
   return success();
 }

@@ -16,9 +16,11 @@ namespace nnc {
 /// batch's statistics) and every nn.dropout by nn.dropout_train at `step`.
 /// With `updateMovingStatistics`, also assigns each batch norm's moving
 /// mean and variance parameters their new moving averages (before the
-/// terminator). Fails at a batch norm whose moving statistics are not
+/// terminator). `follow`, when it is a replaced result, becomes its
+/// replacement. Fails at a batch norm whose moving statistics are not
 /// parameters.
 mlir::LogicalResult useTrainingForms(mlir::func::FuncOp func, mlir::Value step,
+                                     mlir::Value &follow,
                                      bool updateMovingStatistics);
 
 /// Whether `func` has a layer that needs the global step in training.
