@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnc/Driver/Emit.h"
+#include "LLVMCodegen.h"
 
 #include "nnc/Driver/Error.h"
 
@@ -47,13 +48,13 @@ static std::string hostFeatures() {
 
 /// The target machine for `options` (the host's CPU and features by
 /// default), or null after reporting why not.
-static std::unique_ptr<TargetMachine>
-createTargetMachine(const nnc::CodegenOptions &options) {
+std::unique_ptr<TargetMachine>
+nnc::createTargetMachine(const nnc::CodegenOptions &options) {
   InitializeNativeTarget();
   InitializeNativeTargetAsmPrinter();
   Triple triple(sys::getDefaultTargetTriple());
   std::string error;
-  const Target *target = TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target = TargetRegistry::lookupTarget(triple, error);
   if (!target) {
     (void)nnc::reportError("no LLVM target for " + triple.str() + ": " + error);
     return nullptr;
@@ -138,21 +139,27 @@ mlir::LogicalResult nnc::emitLLVM(mlir::ModuleOp module, Stage stage,
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(machine->createDataLayout());
 
-  auto optimize =
-      mlir::makeOptimizingTransformer(options.optLevel, 0, machine.get());
-  if (Error err = optimize(llvmModule.get()))
+  return optimizeAndEmit(*llvmModule, *machine, options.optLevel, stage, os);
+}
+
+mlir::LogicalResult nnc::optimizeAndEmit(Module &llvmModule,
+                                         TargetMachine &machine,
+                                         unsigned optLevel, Stage stage,
+                                         raw_pwrite_stream &os) {
+  auto optimize = mlir::makeOptimizingTransformer(optLevel, 0, &machine);
+  if (Error err = optimize(&llvmModule))
     return nnc::reportError("LLVM optimisation failed: " +
                             toString(std::move(err)));
 
   if (stage == Stage::LLVMIR) {
-    llvmModule->print(os, nullptr);
+    llvmModule.print(os, nullptr);
     return mlir::success();
   }
   legacy::PassManager codegen;
   auto fileType = stage == Stage::Asm ? CodeGenFileType::AssemblyFile
                                       : CodeGenFileType::ObjectFile;
-  if (machine->addPassesToEmitFile(codegen, os, nullptr, fileType))
+  if (machine.addPassesToEmitFile(codegen, os, nullptr, fileType))
     return nnc::reportError("the target cannot emit this file type");
-  codegen.run(*llvmModule);
+  codegen.run(llvmModule);
   return mlir::success();
 }

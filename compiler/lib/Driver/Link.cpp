@@ -49,7 +49,8 @@ static mlir::LogicalResult cudaLinkFlags(StringRef runtimeDir,
   return mlir::success();
 }
 
-mlir::LogicalResult nnc::linkExecutable(StringRef object, StringRef output,
+mlir::LogicalResult nnc::linkExecutable(ArrayRef<std::string> objects,
+                                        StringRef output,
                                         StringRef runtimeDir, Target target) {
   std::string cxx = NNC_LINKER;
   if (std::optional<std::string> env = sys::Process::GetEnv("NNC_CXX"))
@@ -81,7 +82,9 @@ mlir::LogicalResult nnc::linkExecutable(StringRef object, StringRef output,
   std::vector<std::string> cudaFlags;
   if (target == Target::CUDA && failed(cudaLinkFlags(runtimeDir, cudaFlags)))
     return mlir::failure();
-  SmallVector<StringRef> args = {*program, "-fopenmp", object};
+  SmallVector<StringRef> args = {*program, "-fopenmp"};
+  for (const std::string &object : objects)
+    args.push_back(object);
   if (target == Target::CUDA)
     args.push_back("-Wl,--undefined=nnrt_cuda_device");
   args.push_back(mainLib);

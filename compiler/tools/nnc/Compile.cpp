@@ -24,6 +24,8 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <thread>
+
 using namespace nnc;
 using llvm::SmallString;
 
@@ -81,26 +83,42 @@ mlir::LogicalResult nnc::runPipeline(mlir::ModuleOp module,
   return pm.run(module);
 }
 
-/// Writes the object to a temporary file and links it into the program.
+/// Writes the objects to temporary files and links them into the program:
+/// on the CPU target one object per hardware thread, compiled in parallel.
 static mlir::LogicalResult linkProgram(mlir::ModuleOp module,
                                        const DriverOptions &options,
                                        const char *argv0) {
-  SmallString<128> object;
-  int fd;
-  if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("nnc-model", "o", fd, object))
-    return reportError("cannot create a temporary object file: " +
-                       ec.message());
-  llvm::FileRemover removeObject(object);
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+  bool cpu = options.pipeline.target == Target::CPU;
+  unsigned parts = cpu ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+  std::vector<std::string> objects;
+  std::vector<llvm::FileRemover> removers;
+  for (unsigned i = 0; i < parts; ++i) {
+    SmallString<128> object;
+    int fd;
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("nnc-model", "o", fd, object))
+      return reportError("cannot create a temporary object file: " +
+                         ec.message());
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+    objects.push_back(object.str().str());
+    removers.emplace_back(object);
+  }
+  if (parts > 1) {
+    if (failed(emitObjectsInParallel(module, options.codegen, objects)))
+      return mlir::failure();
+  } else {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(objects.front(), ec);
+    if (ec)
+      return reportError("cannot write '" + objects.front() +
+                         "': " + ec.message());
     if (failed(emitLLVM(module, Stage::Obj, options.codegen, os)))
       return mlir::failure();
     if (os.has_error())
-      return reportError("cannot write '" + object +
+      return reportError("cannot write '" + objects.front() +
                          "': " + os.error().message());
   }
-  return linkExecutable(object, options.output, findRuntimeDir(argv0),
+  return linkExecutable(objects, options.output, findRuntimeDir(argv0),
                         options.pipeline.target);
 }
 

@@ -37,6 +37,14 @@ mlir::LogicalResult emitLLVM(mlir::ModuleOp module, Stage stage,
                              const CodegenOptions &options,
                              llvm::raw_pwrite_stream &os);
 
+/// Compiles `module` (in the LLVM dialect) into `parts` object files written
+/// to `paths` (created by the caller): the LLVM module is split by function,
+/// and each part is optimised and compiled on its own thread. Reports
+/// errors to stderr.
+mlir::LogicalResult emitObjectsInParallel(mlir::ModuleOp module,
+                                          const CodegenOptions &options,
+                                          llvm::ArrayRef<std::string> paths);
+
 /// Registers the translations to LLVM IR from the dialects the LLVM dialect
 /// module holds: LLVM and OpenMP, and the CUDA target's GPU and NVVM.
 void registerLLVMTranslations(mlir::DialectRegistry &registry);

@@ -19,11 +19,11 @@
 
 namespace nnc {
 
-/// Links `object` with the runtime's bench program (libnnrt_main.a and
+/// Links the `objects` with the runtime's bench program (libnnrt_main.a and
 /// libnnrt.a, found in `runtimeDir`) into the executable `output`, with
 /// clang++ -fopenmp (NNC_CXX overrides the compiler). Reports errors, with
 /// the linker's output, to stderr.
-mlir::LogicalResult linkExecutable(llvm::StringRef object,
+mlir::LogicalResult linkExecutable(llvm::ArrayRef<std::string> objects,
                                    llvm::StringRef output,
                                    llvm::StringRef runtimeDir,
                                    Target target = Target::CPU);

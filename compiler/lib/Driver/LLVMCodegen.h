@@ -1,0 +1,33 @@
+//===- LLVMCodegen.h - LLVM's optimiser and code generator ------*- C++ -*-===//
+//
+// Part of nnc. What emitLLVM and the parallel object emission share: the
+// target machine for the options, and optimising then writing one LLVM
+// module.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNC_LIB_DRIVER_LLVMCODEGEN_H
+#define NNC_LIB_DRIVER_LLVMCODEGEN_H
+
+#include "nnc/Driver/Emit.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Target/TargetMachine.h"
+
+namespace nnc {
+
+/// The target machine for `options` (the host's CPU when none is named),
+/// or null after an error on stderr.
+std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const CodegenOptions &options);
+
+/// Optimises `module` at `optLevel` and writes it as `stage` (LLVM IR,
+/// assembly or an object file).
+mlir::LogicalResult optimizeAndEmit(llvm::Module &module,
+                                    llvm::TargetMachine &machine,
+                                    unsigned optLevel, Stage stage,
+                                    llvm::raw_pwrite_stream &os);
+
+} // namespace nnc
+
+#endif // NNC_LIB_DRIVER_LLVMCODEGEN_H

@@ -1,0 +1,85 @@
+//===- ParallelEmit.cpp - object files compiled on several threads --------===//
+//
+// Part of nnc. A large model (ResNet-50's training program has hundreds of
+// kernels) spends most of its compile time in LLVM's optimiser and code
+// generator, which run on one thread. The module is split by function;
+// each part goes through bitcode into its own LLVMContext and is optimised
+// and compiled on its own thread.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LLVMCodegen.h"
+#include "nnc/Driver/Error.h"
+
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/SplitModule.h"
+
+#include <thread>
+
+using namespace llvm;
+
+namespace {
+
+/// Optimises and compiles one part (bitcode) into `path`; the error, if
+/// any, in `error`.
+void compilePart(StringRef bitcode, const nnc::CodegenOptions &options,
+                 const std::string &path, std::string &error) {
+  LLVMContext context;
+  Expected<std::unique_ptr<Module>> part =
+      parseBitcodeFile(MemoryBufferRef(bitcode, "part"), context);
+  if (!part) {
+    error = toString(part.takeError());
+    return;
+  }
+  std::unique_ptr<TargetMachine> machine = nnc::createTargetMachine(options);
+  std::error_code ec;
+  raw_fd_ostream os(path, ec);
+  if (!machine || ec) {
+    error = ec ? "cannot write '" + path + "': " + ec.message()
+               : "no target machine";
+    return;
+  }
+  if (failed(nnc::optimizeAndEmit(**part, *machine, options.optLevel,
+                                  nnc::Stage::Obj, os)))
+    error = "could not compile part '" + path + "'";
+}
+
+} // namespace
+
+mlir::LogicalResult nnc::emitObjectsInParallel(mlir::ModuleOp module,
+                                               const CodegenOptions &options,
+                                               ArrayRef<std::string> paths) {
+  LLVMContext context;
+  std::unique_ptr<Module> llvmModule =
+      mlir::translateModuleToLLVMIR(module, context);
+  if (!llvmModule)
+    return nnc::reportError("could not translate the module to LLVM IR");
+  std::unique_ptr<TargetMachine> machine = createTargetMachine(options);
+  if (!machine)
+    return mlir::failure();
+  llvmModule->setTargetTriple(machine->getTargetTriple());
+  llvmModule->setDataLayout(machine->createDataLayout());
+
+  std::vector<SmallString<0>> parts;
+  SplitModule(*llvmModule, paths.size(), [&](std::unique_ptr<Module> part) {
+    SmallString<0> buffer;
+    raw_svector_ostream os(buffer);
+    WriteBitcodeToFile(*part, os);
+    parts.push_back(std::move(buffer));
+  });
+  std::vector<std::string> errors(parts.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < parts.size(); ++i)
+    threads.emplace_back(compilePart, StringRef(parts[i]), std::cref(options),
+                         std::cref(paths[i]), std::ref(errors[i]));
+  for (std::thread &t : threads)
+    t.join();
+  for (const std::string &error : errors)
+    if (!error.empty())
+      return nnc::reportError(error);
+  return mlir::success();
+}
