@@ -61,14 +61,20 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   // scf-to-openmp creates are lowered with the memrefs, before scf-to-cf
   // splits their regions.
   // expand-strided-metadata makes affine.apply of the vector code's
-  // subviews, hence the second lower-affine.
+  // subviews, hence the second lower-affine. The passes that only rewrite
+  // inside a function run on every function in parallel (func.func(...));
+  // those that add module-level symbols run on the module.
   addUpstream(pm,
-              "canonicalize,convert-vector-to-scf{full-unroll=true},"
-              "convert-scf-to-openmp,lower-affine,expand-strided-metadata,"
-              "lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,"
-              "math-expand-ops,convert-math-to-llvm,convert-math-to-libm,"
-              "convert-vector-to-llvm,convert-ub-to-llvm,convert-arith-to-llvm,"
-              "convert-index-to-llvm,convert-cf-to-llvm,convert-openmp-to-llvm,"
+              "func.func(canonicalize,convert-vector-to-scf{full-unroll=true}),"
+              "convert-scf-to-openmp,"
+              "func.func(lower-affine,expand-strided-metadata,lower-affine),"
+              "finalize-memref-to-llvm,"
+              "func.func(convert-scf-to-cf,math-expand-ops,"
+              "convert-math-to-llvm),"
+              "convert-math-to-libm,"
+              "func.func(convert-vector-to-llvm,convert-ub-to-llvm,"
+              "convert-arith-to-llvm,convert-index-to-llvm),"
+              "convert-cf-to-llvm,convert-openmp-to-llvm,"
               "convert-func-to-llvm,reconcile-unrealized-casts");
   pm.addPass(createPackedEntryPointsPass());
 }
