@@ -124,22 +124,30 @@ nnc::cpu::CPUTuning nnc::describeCPU(const CodegenOptions &options) {
   return tuning;
 }
 
+mlir::FailureOr<nnc::TargetModule>
+nnc::translateForTarget(mlir::ModuleOp module, LLVMContext &context,
+                        const CodegenOptions &options) {
+  TargetModule out;
+  out.module = mlir::translateModuleToLLVMIR(module, context);
+  if (!out.module)
+    return nnc::reportError("could not translate the module to LLVM IR");
+  out.machine = createTargetMachine(options);
+  if (!out.machine)
+    return mlir::failure();
+  out.module->setTargetTriple(out.machine->getTargetTriple());
+  out.module->setDataLayout(out.machine->createDataLayout());
+  return out;
+}
+
 mlir::LogicalResult nnc::emitLLVM(mlir::ModuleOp module, Stage stage,
                                   const CodegenOptions &options,
                                   raw_pwrite_stream &os) {
   LLVMContext context;
-  std::unique_ptr<Module> llvmModule =
-      mlir::translateModuleToLLVMIR(module, context);
-  if (!llvmModule)
-    return nnc::reportError("could not translate the module to LLVM IR");
-  std::unique_ptr<TargetMachine> machine = createTargetMachine(options);
-  if (!machine)
+  FailureOr<TargetModule> target = translateForTarget(module, context, options);
+  if (failed(target))
     return mlir::failure();
-  Triple triple = machine->getTargetTriple();
-  llvmModule->setTargetTriple(triple);
-  llvmModule->setDataLayout(machine->createDataLayout());
-
-  return optimizeAndEmit(*llvmModule, *machine, options.optLevel, stage, os);
+  return optimizeAndEmit(*target->module, *target->machine, options.optLevel,
+                         stage, os);
 }
 
 mlir::LogicalResult nnc::optimizeAndEmit(Module &llvmModule,

@@ -21,6 +21,16 @@ namespace nnc {
 std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(const CodegenOptions &options);
 
+/// `module` translated to LLVM IR in `context`, with the target machine of
+/// `options` whose triple and data layout it carries.
+struct TargetModule {
+  std::unique_ptr<llvm::Module> module;
+  std::unique_ptr<llvm::TargetMachine> machine;
+};
+mlir::FailureOr<TargetModule> translateForTarget(mlir::ModuleOp module,
+                                                 llvm::LLVMContext &context,
+                                                 const CodegenOptions &options);
+
 /// Optimises `module` at `optLevel` and writes it as `stage` (LLVM IR,
 /// assembly or an object file).
 mlir::LogicalResult optimizeAndEmit(llvm::Module &module,

@@ -11,7 +11,6 @@
 #include "LLVMCodegen.h"
 #include "nnc/Driver/Error.h"
 
-#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
@@ -54,18 +53,11 @@ mlir::LogicalResult nnc::emitObjectsInParallel(mlir::ModuleOp module,
                                                const CodegenOptions &options,
                                                ArrayRef<std::string> paths) {
   LLVMContext context;
-  std::unique_ptr<Module> llvmModule =
-      mlir::translateModuleToLLVMIR(module, context);
-  if (!llvmModule)
-    return nnc::reportError("could not translate the module to LLVM IR");
-  std::unique_ptr<TargetMachine> machine = createTargetMachine(options);
-  if (!machine)
+  FailureOr<TargetModule> target = translateForTarget(module, context, options);
+  if (failed(target))
     return mlir::failure();
-  llvmModule->setTargetTriple(machine->getTargetTriple());
-  llvmModule->setDataLayout(machine->createDataLayout());
-
   std::vector<SmallString<0>> parts;
-  SplitModule(*llvmModule, paths.size(), [&](std::unique_ptr<Module> part) {
+  SplitModule(*target->module, paths.size(), [&](std::unique_ptr<Module> part) {
     SmallString<0> buffer;
     raw_svector_ostream os(buffer);
     WriteBitcodeToFile(*part, os);
