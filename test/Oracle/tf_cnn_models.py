@@ -20,8 +20,7 @@ ResNet-50's learning rate is 0 at step 0 (its warm-up), so its step is
 taken from a checkpoint (`--load`) whose global_step is in the warm-up
 ramp, and again from one past it. Every array is compared by its change,
 so a missing update cannot pass. The models pool millions of windows, so
-some are within rounding of a tie (printed as a note); a gradient routed
-to the other winner moves a sum by one term, well within the tolerance.
+some are within rounding of a tie: the closest gap is printed as a note.
 Prints one line per check and "N passed, N failed".
 """
 
