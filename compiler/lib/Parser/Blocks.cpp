@@ -402,14 +402,7 @@ void ModelGen::warnDeadBodyLayers(
   llvm::DenseSet<Value> live;
   for (const ast::BlockParam &input : block.inputs)
     live.insert(tensors[inner.tensors.lookup(input.name)].value);
-  SmallVector<Value> worklist = {result};
-  while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    if (!live.insert(v).second)
-      continue;
-    if (Operation *def = v.getDefiningOp())
-      llvm::append_range(worklist, def->getOperands());
-  }
+  addLiveValues(result, live);
   // Reported once per layer of the definition.
   for (auto [stmt, value] : layers)
     if (!live.contains(value) && deadBodyLayers.insert(stmt).second)

@@ -360,10 +360,8 @@ LogicalResult ModelGen::finishForward() {
   return success();
 }
 
-void ModelGen::warnUnused() {
-  // Values the outputs depend on, found backwards from the return.
-  llvm::DenseSet<Value> live;
-  SmallVector<Value> worklist(forward.front().getTerminator()->getOperands());
+void nnc::detail::addLiveValues(ValueRange roots, llvm::DenseSet<Value> &live) {
+  SmallVector<Value> worklist(roots.begin(), roots.end());
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();
     if (!live.insert(v).second)
@@ -371,6 +369,12 @@ void ModelGen::warnUnused() {
     if (Operation *def = v.getDefiningOp())
       llvm::append_range(worklist, def->getOperands());
   }
+}
+
+void ModelGen::warnUnused() {
+  // Values the outputs depend on, found backwards from the return.
+  llvm::DenseSet<Value> live;
+  addLiveValues(forward.front().getTerminator()->getOperands(), live);
   // A layer or input no output depends on is almost always a slip in the
   // model. Report them in file order.
   SmallVector<std::pair<const char *, StringRef>> unused;

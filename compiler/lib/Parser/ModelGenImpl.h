@@ -280,6 +280,10 @@ mlir::FailureOr<mlir::Value> emitLossCall(
     ModelGen &gen, const ast::Call &call,
     llvm::function_ref<mlir::FailureOr<mlir::Value>(const ast::Expr &)> lookup);
 
+/// Adds to `live` every value `roots` depend on, walking back through
+/// defining ops; values already in `live` stop the walk (a block's inputs).
+void addLiveValues(mlir::ValueRange roots, llvm::DenseSet<mlir::Value> &live);
+
 } // namespace nnc::detail
 
 #endif // NNC_LIB_PARSER_MODELGENIMPL_H

@@ -20,41 +20,6 @@ using namespace nnc::linalg_utils;
 
 namespace {
 
-/// The maps of a per-channel sum over tensors of `rank`: loop 0 is the
-/// channel (the last axis), loops 1.. the other axes in order.
-struct ChannelMaps {
-  AffineMap tensor, channel;
-  ChannelMaps(MLIRContext *ctx, unsigned rank) {
-    SmallVector<AffineExpr> dims;
-    for (unsigned i = 1; i < rank; ++i)
-      dims.push_back(getAffineDimExpr(i, ctx));
-    dims.push_back(getAffineDimExpr(0, ctx));
-    tensor = AffineMap::get(rank, 0, dims, ctx);
-    channel = AffineMap::get(rank, 0, getAffineDimExpr(0, ctx), ctx);
-  }
-};
-
-/// sum over every axis but the last of term(tensors..., vectors...), with
-/// `tensors` full-shaped and `vectors` per channel.
-Value channelSum(OpBuilder &b, Location loc, ValueRange tensors,
-                 ValueRange vectors, Body term) {
-  auto type = cast<RankedTensorType>(tensors[0].getType());
-  unsigned rank = type.getRank();
-  ChannelMaps maps(b.getContext(), rank);
-  SmallVector<Value> inputs(tensors);
-  inputs.append(vectors.begin(), vectors.end());
-  SmallVector<AffineMap> indexing(tensors.size(), maps.tensor);
-  indexing.append(vectors.size() + 1, maps.channel);
-  auto result = RankedTensorType::get({type.getShape().back()},
-                                      type.getElementType());
-  return generic(
-      b, loc, result, inputs, indexing, parallel(1, rank - 1),
-      [&](OpBuilder &nb, Location l, ValueRange a) {
-        return add(nb, l, a.back(), term(nb, l, a.drop_back()));
-      },
-      /*init=*/0.0);
-}
-
 /// Elements per channel.
 double perChannel(Value x) {
   auto t = cast<RankedTensorType>(x.getType());

@@ -195,24 +195,11 @@ struct BiasAddGradLowering : OpRewritePattern<nn::BiasAddGradOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(nn::BiasAddGradOp op,
                                 PatternRewriter &rewriter) const override {
-    MLIRContext *ctx = rewriter.getContext();
-    auto dyType = cast<RankedTensorType>(op.getOutputGrad().getType());
-    unsigned rank = dyType.getRank();
-    // Loops: the channel first (parallel), then every other axis.
-    SmallVector<AffineExpr> dims;
-    for (unsigned i = 1; i < rank; ++i)
-      dims.push_back(getAffineDimExpr(i, ctx));
-    dims.push_back(getAffineDimExpr(0, ctx));
-    auto in = AffineMap::get(rank, 0, dims, ctx);
-    auto out = AffineMap::get(rank, 0, getAffineDimExpr(0, ctx), ctx);
-    rewriter.replaceOp(
-        op, generic(
-                rewriter, op.getLoc(), cast<RankedTensorType>(op.getType()),
-                op.getOutputGrad(), {in, out}, parallel(1, rank - 1),
-                [](OpBuilder &b, Location l, ValueRange a) {
-                  return add(b, l, a[1], a[0]);
-                },
-                /*init=*/0.0));
+    rewriter.replaceOp(op, channelSum(rewriter, op.getLoc(),
+                                      op.getOutputGrad(), {},
+                                      [](OpBuilder &, Location, ValueRange a) {
+                                        return a[0];
+                                      }));
     return success();
   }
 };

@@ -107,4 +107,35 @@ Value reduceAlong(
       init);
 }
 
+/// The maps of a per-channel sum over tensors of `rank`: loop 0 is the
+/// channel (the last axis), loops 1.. the other axes in order.
+static AffineMap channelLoopsToTensor(MLIRContext *ctx, unsigned rank) {
+  SmallVector<AffineExpr> dims;
+  for (unsigned i = 1; i < rank; ++i)
+    dims.push_back(getAffineDimExpr(i, ctx));
+  dims.push_back(getAffineDimExpr(0, ctx));
+  return AffineMap::get(rank, 0, dims, ctx);
+}
+
+Value channelSum(OpBuilder &b, Location loc, ValueRange tensors,
+                 ValueRange vectors, Body term) {
+  auto type = cast<RankedTensorType>(tensors[0].getType());
+  unsigned rank = type.getRank();
+  MLIRContext *ctx = b.getContext();
+  AffineMap channel = AffineMap::get(rank, 0, getAffineDimExpr(0, ctx), ctx);
+  SmallVector<Value> inputs(tensors);
+  inputs.append(vectors.begin(), vectors.end());
+  SmallVector<AffineMap> indexing(tensors.size(),
+                                  channelLoopsToTensor(ctx, rank));
+  indexing.append(vectors.size() + 1, channel);
+  auto result = RankedTensorType::get({type.getShape().back()},
+                                      type.getElementType());
+  return generic(
+      b, loc, result, inputs, indexing, parallel(1, rank - 1),
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        return add(nb, l, a.back(), term(nb, l, a.drop_back()));
+      },
+      /*init=*/0.0);
+}
+
 } // namespace nnc::linalg_utils

@@ -78,6 +78,14 @@ reduceAlong(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t axis,
                                            mlir::Value, mlir::Value)>
                 combine);
 
+/// The sum over every axis but the last (per channel) of
+/// term(tensors..., vectors...), `tensors` full-shaped, `vectors` one entry
+/// per channel. The loops run over the channel first (parallel), then the
+/// other axes (reductions): bias_add_grad, batch norm's statistics.
+mlir::Value channelSum(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::ValueRange tensors, mlir::ValueRange vectors,
+                       Body term);
+
 } // namespace nnc::linalg_utils
 
 #endif // NNC_LIB_CONVERSION_NNTOLINALG_UTILS_H
