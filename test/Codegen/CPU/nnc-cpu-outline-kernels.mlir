@@ -1,0 +1,37 @@
+// RUN: nnc-opt %s --nnc-cpu-outline-kernels | FileCheck %s
+// RUN: nnc-opt %s --nnc-cpu-outline-kernels --duplicate-function-elimination | FileCheck %s --check-prefix=MERGED
+
+// Each top-level loop nest of a public function becomes a call to a private
+// noinline function of its own, taking the buffers it uses; constants are
+// cloned in. Ops with results and private functions stay as they are.
+// CHECK: func.func @entry(%[[A:.*]]: memref<8xf32>, %[[B:.*]]: memref<8xf32>, %[[C:.*]]: memref<4xf32>)
+// CHECK: call @nnc_kernel_0(%[[A]], %[[B]]) : (memref<8xf32>, memref<8xf32>) -> ()
+// CHECK-NEXT: call @nnc_kernel_1(%[[B]], %[[A]]) : (memref<8xf32>, memref<8xf32>) -> ()
+// CHECK-NEXT: call @nnc_kernel_2(%[[C]]) : (memref<4xf32>) -> ()
+// CHECK-NEXT: return
+// CHECK: func.func private @helper
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: linalg.fill
+// CHECK: func.func private @nnc_kernel_0(%{{.*}}: memref<8xf32>, %{{.*}}: memref<8xf32>) attributes {passthrough = ["noinline"]}
+// CHECK-NEXT: linalg.copy
+// CHECK: func.func private @nnc_kernel_2(%[[X:.*]]: memref<4xf32>)
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: linalg.fill ins(%[[ZERO]] : f32) outs(%[[X]] : memref<4xf32>)
+
+// Identical nests (the two copies) are then one function.
+// MERGED: call @nnc_kernel_0(%{{.*}}, %{{.*}})
+// MERGED-NEXT: call @nnc_kernel_0(%{{.*}}, %{{.*}})
+// MERGED-NOT: func.func private @nnc_kernel_1
+func.func @entry(%a: memref<8xf32>, %b: memref<8xf32>, %c: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.copy ins(%a : memref<8xf32>) outs(%b : memref<8xf32>)
+  linalg.copy ins(%b : memref<8xf32>) outs(%a : memref<8xf32>)
+  linalg.fill ins(%zero : f32) outs(%c : memref<4xf32>)
+  return
+}
+
+func.func private @helper(%c: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<4xf32>)
+  return
+}
