@@ -4,7 +4,7 @@
 // kernels) spends most of its compile time in LLVM's optimiser and code
 // generator, which run on one thread. The module is split by function;
 // each part goes through bitcode into its own LLVMContext and is optimised
-// and compiled on its own thread.
+// and compiled by one of the hardware threads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +17,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/SplitModule.h"
 
+#include <atomic>
 #include <thread>
 
 using namespace llvm;
@@ -64,10 +65,17 @@ mlir::LogicalResult nnc::emitObjectsInParallel(mlir::ModuleOp module,
     parts.push_back(std::move(buffer));
   });
   std::vector<std::string> errors(parts.size());
+  // Parts differ in size: threads take the next part as they finish one.
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < parts.size();)
+      compilePart(parts[i], options, paths[i], errors[i]);
+  };
+  size_t workers = std::min<size_t>(
+      parts.size(), std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::thread> threads;
-  for (size_t i = 0; i < parts.size(); ++i)
-    threads.emplace_back(compilePart, StringRef(parts[i]), std::cref(options),
-                         std::cref(paths[i]), std::ref(errors[i]));
+  for (size_t i = 0; i < workers; ++i)
+    threads.emplace_back(worker);
   for (std::thread &t : threads)
     t.join();
   for (const std::string &error : errors)

@@ -4,11 +4,15 @@
 // Each top-level loop nest of a public function becomes a call to a private
 // noinline function of its own, taking the buffers it uses; constants are
 // cloned in. Ops with results and private functions stay as they are.
-// CHECK: func.func @entry(%[[A:.*]]: memref<8xf32>, %[[B:.*]]: memref<8xf32>, %[[C:.*]]: memref<4xf32>)
+// An entry left with straight-line code only is compiled without
+// optimisation (noinline optnone); one with control flow left is not.
+// CHECK: func.func @entry(%[[A:.*]]: memref<8xf32>, %[[B:.*]]: memref<8xf32>, %[[C:.*]]: memref<4xf32>) attributes {passthrough = ["noinline", "optnone"]}
 // CHECK: call @nnc_kernel_0(%[[A]], %[[B]]) : (memref<8xf32>, memref<8xf32>) -> ()
 // CHECK-NEXT: call @nnc_kernel_1(%[[B]], %[[A]]) : (memref<8xf32>, memref<8xf32>) -> ()
 // CHECK-NEXT: call @nnc_kernel_2(%[[C]]) : (memref<4xf32>) -> ()
 // CHECK-NEXT: return
+// CHECK: func.func @branching(%{{.*}}: memref<4xf32>, %{{.*}}: i1) {
+// CHECK: scf.if
 // CHECK: func.func private @helper
 // CHECK-NEXT: arith.constant
 // CHECK-NEXT: linalg.fill
@@ -27,6 +31,14 @@ func.func @entry(%a: memref<8xf32>, %b: memref<8xf32>, %c: memref<4xf32>) {
   linalg.copy ins(%a : memref<8xf32>) outs(%b : memref<8xf32>)
   linalg.copy ins(%b : memref<8xf32>) outs(%a : memref<8xf32>)
   linalg.fill ins(%zero : f32) outs(%c : memref<4xf32>)
+  return
+}
+
+func.func @branching(%c: memref<4xf32>, %p: i1) {
+  scf.if %p {
+    %one = arith.constant 1.0 : f32
+    linalg.fill ins(%one : f32) outs(%c : memref<4xf32>)
+  }
   return
 }
 

@@ -76,6 +76,23 @@ void outline(Operation *op, StringRef name, OpBuilder &moduleBuilder) {
   op->erase();
 }
 
+/// An entry point left with straight-line code only (kernel calls,
+/// allocations, descriptor plumbing) is compiled without optimisation:
+/// ResNet-50's training step is one block of thousands of calls, which
+/// LLVM's SelectionDAG and schedulers take seconds over, while its run time
+/// is nothing beside the kernels'.
+void markSequencer(func::FuncOp f) {
+  bool straightLine = f.getBody().hasOneBlock() &&
+                      llvm::all_of(f.getBody().getOps(), [](Operation &op) {
+                        return op.getNumRegions() == 0;
+                      });
+  if (!straightLine)
+    return;
+  Builder b(f.getContext());
+  f->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noinline"),
+                                            b.getStringAttr("optnone")}));
+}
+
 struct OutlineKernelsPass
     : nnc::cpu::impl::OutlineKernelsPassBase<OutlineKernelsPass> {
   void runOnOperation() override {
@@ -94,6 +111,7 @@ struct OutlineKernelsPass
       for (Operation *op : kernels)
         outline(op, ("nnc_kernel_" + llvm::Twine(count++)).str(),
                 moduleBuilder);
+      markSequencer(f);
     }
   }
 };

@@ -94,6 +94,9 @@ def OutlineKernelsPass : Pass<"nnc-cpu-outline-kernels", "::mlir::ModuleOp"> {
     arguments (constants are cloned in). The same layer shapes then give
     the same functions, which duplicate-function-elimination merges: a
     ResNet's repeated blocks are generated, vectorised and compiled once.
+    An entry point left with straight-line code only (calls, allocations)
+    is marked `noinline optnone`: LLVM then selects its one large block of
+    calls in linear time (ResNet-50's training step: seconds less).
   }];
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
