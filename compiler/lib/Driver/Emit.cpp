@@ -61,6 +61,14 @@ nnc::createTargetMachine(const nnc::CodegenOptions &options) {
   }
   std::string cpu =
       options.cpu.empty() ? sys::getHostCPUName().str() : options.cpu;
+  std::unique_ptr<MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (info && !info->isCPUStringValid(cpu)) {
+    (void)nnc::reportError("unknown CPU '" + cpu + "' for " +
+                           triple.getArchName() +
+                           " (`llc -mcpu=help` lists the names)");
+    return nullptr;
+  }
   std::string features = options.cpu.empty() && options.features.empty()
                              ? hostFeatures()
                              : options.features;
@@ -98,6 +106,10 @@ static int64_t hostCacheBytes(int level) {
       return value * scale;
   }
   return 0;
+}
+
+mlir::LogicalResult nnc::checkTargetCPU(const CodegenOptions &options) {
+  return mlir::success(createTargetMachine(options) != nullptr);
 }
 
 nnc::cpu::CPUTuning nnc::describeCPU(const CodegenOptions &options) {

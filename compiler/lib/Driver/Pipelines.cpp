@@ -113,6 +113,7 @@ void nnc::buildBufferizePipeline(mlir::OpPassManager &pm) {
 void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage,
                             const PipelineOptions &options) {
   bool cuda = options.target == Target::CUDA;
+  pm.addPass(createCheckModelPass());
   buildNNCleanupPipeline(pm);
   if (stage >= Stage::NNTrain)
     buildNNTrainingPipeline(pm, options.lossScale);

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Compile.h"
+#include "Files.h"
 
 #include "nnc/Driver/CUDA.h"
 #include "nnc/Driver/Error.h"
@@ -32,12 +33,9 @@ using llvm::SmallString;
 mlir::OwningOpRef<mlir::ModuleOp> nnc::loadModule(const DriverOptions &options,
                                                   llvm::SourceMgr &sourceMgr,
                                                   mlir::MLIRContext &context) {
-  std::string errorMessage;
-  auto file = mlir::openInputFile(options.input, &errorMessage);
-  if (!file) {
-    (void)reportError(errorMessage);
+  std::unique_ptr<llvm::MemoryBuffer> file = readInput(options.input);
+  if (!file)
     return nullptr;
-  }
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   if (llvm::StringRef(options.input).ends_with(".mlir"))
     return mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
@@ -150,8 +148,19 @@ mlir::LogicalResult nnc::writeResult(mlir::ModuleOp module,
   auto output = mlir::openOutputFile(options.output, &errorMessage);
   if (!output)
     return reportError(errorMessage);
-  if (failed(writeStage(module, options.stage, options.codegen, output->os())))
+  // Object files are written with seeks: into memory first, so that a
+  // pipe works as well as a file.
+  SmallString<0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  if (failed(writeStage(module, options.stage, options.codegen, os)))
     return mlir::failure();
+  output->os() << buffer;
+  output->os().flush();
+  if (std::error_code ec = output->os().error()) {
+    output->os().clear_error();
+    return reportError("cannot write '" + options.output +
+                       "': " + ec.message());
+  }
   output->keep();
   return mlir::success();
 }

@@ -7,17 +7,43 @@
 //===----------------------------------------------------------------------===//
 
 #include "Compile.h"
+#include "Files.h"
 #include "Options.h"
 
 #include "nnc/Driver/Emit.h"
 #include "nnc/Driver/Registration.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
+
+#include <cstdlib>
+#include <new>
+
+/// LLVM's fatal errors and failed allocations end the run with one line
+/// of ours and exit code 1, not a stack dump.
+static void installErrorHandlers() {
+  llvm::install_fatal_error_handler(
+      [](void *, const char *reason, bool) {
+        llvm::errs() << "nnc: error: " << reason << "\n";
+        std::_Exit(1);
+      },
+      nullptr);
+  llvm::install_bad_alloc_error_handler([](void *, const char *, bool) {
+    llvm::errs() << "nnc: error: out of memory\n";
+    std::_Exit(1);
+  });
+  std::set_new_handler([] {
+    llvm::errs() << "nnc: error: out of memory\n";
+    std::_Exit(1);
+  });
+}
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
+  installErrorHandlers();
   mlir::FailureOr<nnc::DriverOptions> options =
       nnc::parseCommandLine(argc, argv);
   if (failed(options))
@@ -26,6 +52,11 @@ int main(int argc, char **argv) {
     nnc::printStages(llvm::outs());
     return 0;
   }
+  if (failed(nnc::checkOutput(options->input, options->output,
+                              options->stage == nnc::Stage::Exe)) ||
+      (!options->codegen.cpu.empty() &&
+       failed(nnc::checkTargetCPU(options->codegen))))
+    return 1;
 
   nnc::registerAllPasses(); // the pipelines name upstream passes
   mlir::DialectRegistry registry;
@@ -41,6 +72,14 @@ int main(int argc, char **argv) {
       nnc::loadModule(*options, sourceMgr, context);
   if (!module)
     return 1;
+  if (options->stage == nnc::Stage::Exe &&
+      !module->lookupSymbol<mlir::func::FuncOp>("forward")) {
+    mlir::emitError(module->getLoc(),
+                    "the module defines no @forward function: the bench "
+                    "program runs @forward (and the training functions "
+                    "derived from @loss)");
+    return 1;
+  }
   if (options->stage >= nnc::Stage::LLVMMLIR)
     nnc::recordBuild(*module, *options);
   if (failed(nnc::runPipeline(*module, *options)) ||

@@ -26,6 +26,10 @@ struct CodegenOptions {
   unsigned optLevel = 3;
 };
 
+/// Whether LLVM has a target machine for `options` (an unknown --cpu is
+/// reported here, before any work).
+mlir::LogicalResult checkTargetCPU(const CodegenOptions &options);
+
 /// The vector registers and caches of the target CPU: the host's when
 /// `options` names no CPU (caches read from sysfs), else what LLVM knows of
 /// the named CPU and features (caches at common sizes).

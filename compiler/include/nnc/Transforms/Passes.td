@@ -117,6 +117,20 @@ def InPlaceUpdatesPass : Pass<"nnc-in-place-updates", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def CheckModelPass : Pass<"nnc-check-model", "::mlir::ModuleOp"> {
+  let summary = "Refuse models the compiled code and the runtime cannot run";
+  let description = [{
+    The first pass of every pipeline, so that a .mlir model meets the same
+    rules as a .nn one. Every tensor of the module (function signatures,
+    block arguments, op results, parameters) has a static shape of at most
+    2^53 elements and 2^53 bytes, so that sizes, strides and offsets stay
+    exact in 64-bit arithmetic. Parameters and the entry points' floating-
+    point inputs and outputs are f32: the runtime's data, parameters and
+    checkpoints are f32 (reduced precision on CUDA is --precision, not the
+    model's types). Each violation is an error at the value's location.
+  }];
+}
+
 def DistinctResultsPass : Pass<"nnc-distinct-results", "::mlir::ModuleOp"> {
   let summary = "Give every returned buffer its own allocation";
   let description = [{
