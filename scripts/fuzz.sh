@@ -1,26 +1,42 @@
 #!/usr/bin/env bash
-# Fuzzes the .nn parser (lexer, parser, shape checks, IR construction) with
-# libFuzzer for a bounded time.
+# Fuzzes one of nnc's readers with libFuzzer for a bounded time.
 #
-#   scripts/fuzz.sh [SECONDS] [BUILD_DIR]     default: 60 s, build/
+#   scripts/fuzz.sh [SECONDS] [BUILD_DIR] [TARGET]   default: 60 s, build/, parser
 #
-# The corpus grows in .fuzz/corpus (seeded from models/ and the bad-input
-# tests); crashes are written to .fuzz/ and make the script fail.
+# TARGET is parser (the .nn lexer, parser, shape checks and IR
+# construction), npz (the runtime's .npz reader, as --load uses it) or model
+# (the runtime's reader of the model description). The corpus grows in
+# .fuzz/TARGET/corpus, seeded from models/ and the bad-input tests (parser)
+# or test/Fuzz/Inputs; crashes are written to .fuzz/TARGET/ and make the
+# script fail.
 set -euo pipefail
 seconds=${1:-60}
 build=${2:-build}
+target=${3:-parser}
 root=$(cd "$(dirname "$0")/.." && pwd)
-fuzzer="$root/$build/bin/nnc-parser-fuzzer"
+case "$target" in
+  parser) fuzzer=nnc-parser-fuzzer ;;
+  npz | model) fuzzer=nnrt-$target-fuzzer ;;
+  *) echo "fuzz.sh: unknown target '$target' (parser, npz or model)" >&2; exit 1 ;;
+esac
+fuzzer="$root/$build/bin/$fuzzer"
 if [ ! -x "$fuzzer" ]; then
   echo "fuzz.sh: $fuzzer not found (it is built with clang: CXX=clang++-22)" >&2
   exit 1
 fi
-mkdir -p "$root/.fuzz/corpus" "$root/.fuzz/seeds"
-cp "$root"/models/*.nn "$root/.fuzz/seeds/"
-if compgen -G "$root/test/Parser/errors/*.nn" > /dev/null; then
-  cp "$root"/test/Parser/errors/*.nn "$root/.fuzz/seeds/"
-fi
-"$fuzzer" "$root/.fuzz/corpus" "$root/.fuzz/seeds" \
-  -dict="$root/compiler/tools/nnc-fuzz/nn.dict" \
-  -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
-  -artifact_prefix="$root/.fuzz/" -print_final_stats=1
+work="$root/.fuzz/$target"
+mkdir -p "$work/corpus" "$work/seeds"
+extra=()
+case "$target" in
+  parser)
+    cp "$root"/models/*.nn "$work/seeds/"
+    if compgen -G "$root/test/Parser/errors/*.nn" > /dev/null; then
+      cp "$root"/test/Parser/errors/*.nn "$work/seeds/"
+    fi
+    extra=(-dict="$root/compiler/tools/nnc-fuzz/nn.dict" -max_len=4096) ;;
+  npz) cp "$root"/test/Fuzz/Inputs/*.npz "$work/seeds/"; extra=(-max_len=4096) ;;
+  model) cp "$root"/test/Fuzz/Inputs/*.json "$work/seeds/"; extra=(-max_len=8192) ;;
+esac
+"$fuzzer" "$work/corpus" "$work/seeds" "${extra[@]}" \
+  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+  -artifact_prefix="$work/" -print_final_stats=1

@@ -24,7 +24,9 @@ llvm_config.add_tool_substitutions(["nnc", "nnc-opt", "nnrt-tests"],
 config.substitutions.append(
     ("%nnrt_lib", os.path.join(config.nnc_obj_root, "lib", "libnnrt.a")))
 if config.nnc_have_fuzzer:
-    llvm_config.add_tool_substitutions(["nnc-parser-fuzzer"], [config.nnc_tools_dir])
+    llvm_config.add_tool_substitutions(
+        ["nnc-parser-fuzzer", "nnrt-npz-fuzzer", "nnrt-model-fuzzer"],
+        [config.nnc_tools_dir])
     config.available_features.add("fuzzer")
 config.substitutions.append(("%nnc_tools", config.nnc_tools_dir))
 config.substitutions.append(("%llvm_root", os.path.dirname(config.llvm_tools_dir)))

@@ -8,6 +8,15 @@
 
 using namespace nnrt;
 
+bool nnrt::exactCount(double value, int64_t &out, int64_t min) {
+  if (!(value >= static_cast<double>(min) &&
+        value <= static_cast<double>(kMaxElements)) ||
+      value != static_cast<double>(static_cast<int64_t>(value)))
+    return false;
+  out = static_cast<int64_t>(value);
+  return true;
+}
+
 int64_t nnrt::elementCount(const Shape &shape) {
   int64_t n = 1;
   for (int64_t d : shape)
@@ -54,6 +63,10 @@ struct Fields {
     }
     return v;
   }
+  void fail(const std::string &message) {
+    if (error.empty())
+      error = message;
+  }
   std::string str(const Json &j, const char *key, const std::string &where) {
     const Json *v = member(j, key, Json::String, where);
     return v ? v->string : std::string();
@@ -66,12 +79,15 @@ struct Fields {
     Shape s;
     if (const Json *v = member(j, "shape", Json::Array, where))
       for (const Json &d : v->array) {
-        if (d.kind != Json::Number || d.number < 0) {
+        int64_t n;
+        if (d.kind != Json::Number || !exactCount(d.number, n) ||
+            (n && elementCount(s) > kMaxElements / n)) {
           if (error.empty())
-            error = where + ": malformed shape";
+            error = where + ": malformed shape (dimensions are integers "
+                            "with at most 2^53 elements in all)";
           return s;
         }
-        s.push_back(static_cast<int64_t>(d.number));
+        s.push_back(n);
       }
     return s;
   }
@@ -95,8 +111,8 @@ Initializer readInit(Fields &f, const Json &j, const std::string &where) {
   if (const Json *v = j.get("distribution"); v && v->kind == Json::String)
     init.distribution = v->string;
   static const char *kinds[] = {
-      "zeros",          "constant",      "normal",    "truncated_normal",
-      "uniform",        "glorot_uniform", "glorot_normal", "he_normal",
+      "zeros",           "constant",       "normal",        "truncated_normal",
+      "uniform",         "glorot_uniform", "glorot_normal", "he_normal",
       "variance_scaling"};
   bool known = false;
   for (const char *k : kinds)
@@ -127,8 +143,9 @@ Argument readArgument(Fields &f, const Json &a, const std::string &where) {
   arg.shape = f.shape(a, where);
   if (const Json *l = a.get("layout"); l && l->kind == Json::String)
     arg.layout = l->string;
-  if (const Json *c = a.get("classes"); c && c->kind == Json::Number)
-    arg.classes = static_cast<int64_t>(c->number);
+  if (const Json *c = a.get("classes");
+      c && c->kind == Json::Number && !exactCount(c->number, arg.classes, 1))
+    f.fail(where + ": malformed 'classes'");
   return arg;
 }
 
@@ -156,8 +173,9 @@ Layer readLayer(Fields &f, const Json &l) {
 /// entry points, and the optional benchmark, layers, build and optimizer.
 void readMembers(Fields &f, const Json &root, ModelInfo &out) {
   out.name = f.str(root, "name", "model");
-  if (const Json *b = root.get("batch_size"); b && b->kind == Json::Number)
-    out.batchSize = static_cast<int64_t>(b->number);
+  if (const Json *b = root.get("batch_size");
+      b && b->kind == Json::Number && !exactCount(b->number, out.batchSize, 1))
+    f.fail("model: malformed 'batch_size'");
   if (root.get("benchmark"))
     out.benchmark = f.str(root, "benchmark", "model");
   if (const Json *params = f.member(root, "parameters", Json::Array, "model"))
@@ -203,7 +221,11 @@ bool nnrt::readModelInfo(const std::string &text, ModelInfo &out,
     return false;
   }
   Fields f;
-  out.interface = static_cast<int>(f.num(root, "interface", "model"));
+  int64_t interface = 0;
+  double version = f.num(root, "interface", "model");
+  out.interface = exactCount(version, interface) && interface < 1000
+                      ? static_cast<int>(interface)
+                      : -1;
   if (!f.error.empty() || out.interface != kInterfaceVersion) {
     error = f.error.empty()
                 ? "the model was compiled for interface " +

@@ -8,6 +8,8 @@
 
 #include "nnrt/Npz.h"
 
+#include "nnrt/Model.h"
+
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -15,7 +17,10 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 using namespace nnrt;
 
@@ -50,6 +55,11 @@ uint64_t get(const std::string &in, size_t at, int bytes) {
   for (int i = bytes; i-- > 0;)
     v = v << 8 | static_cast<unsigned char>(in[at + i]);
   return v;
+}
+
+/// Whether [at, at + length) lies inside `in`, without overflow.
+bool within(const std::string &in, uint64_t at, uint64_t length) {
+  return at <= in.size() && length <= in.size() - at;
 }
 
 /// NumPy's type string of an element type.
@@ -88,6 +98,77 @@ bool fail(std::string &error, const std::string &message) {
   return false;
 }
 
+/// The whole of the regular file `path`.
+bool readFile(const std::string &path, std::string &out, std::string &error) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0)
+    return fail(error, "cannot read '" + path + "': " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode))
+    return fail(error, "cannot read '" + path + "': it is a directory");
+  FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f)
+    return fail(error, "cannot read '" + path + "': " + std::strerror(errno));
+  char chunk[1 << 16];
+  size_t n;
+  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0)
+    out.append(chunk, n);
+  bool failed = std::ferror(f);
+  std::fclose(f);
+  if (failed)
+    return fail(error, "cannot read '" + path + "': " + std::strerror(errno));
+  return true;
+}
+
+/// The value of `key` in a .npy header dictionary: the text after its
+/// colon, up to the closing parenthesis of a shape or the next , or }.
+std::string headerField(const std::string &dict, const std::string &key) {
+  size_t k = dict.find("'" + key + "'");
+  if (k == std::string::npos)
+    return "";
+  size_t colon = dict.find(':', k);
+  if (colon == std::string::npos)
+    return "";
+  size_t end =
+      key == "shape" ? dict.find(')', colon) : dict.find_first_of(",}", colon);
+  if (end == std::string::npos)
+    return "";
+  return dict.substr(colon + 1, end + (key == "shape") - colon - 1);
+}
+
+/// Parses a shape tuple such as "(3, 4)" or "(5,)": non-negative integers
+/// of at most 2^53 whose product is at most 2^53.
+bool parseShape(const std::string &text, Shape &shape) {
+  size_t open = text.find('('), close = text.rfind(')');
+  if (open == std::string::npos || close == std::string::npos || close < open)
+    return false;
+  int64_t count = 1;
+  bool expectDim = true;
+  for (size_t i = open + 1; i < close;) {
+    char c = text[i];
+    if (c == ' ') {
+      ++i;
+    } else if (c == ',' && !expectDim) {
+      expectDim = true, ++i;
+    } else if (std::isdigit(static_cast<unsigned char>(c)) && expectDim) {
+      int64_t d = 0;
+      for (; i < close && std::isdigit(static_cast<unsigned char>(text[i]));
+           ++i) {
+        d = d * 10 + (text[i] - '0');
+        if (d > kMaxElements)
+          return false;
+      }
+      if (d != 0 && count > kMaxElements / d)
+        return false;
+      count *= d;
+      shape.push_back(d);
+      expectDim = false;
+    } else {
+      return false; // a sign, a letter, two commas
+    }
+  }
+  return true;
+}
+
 /// Parses a .npy file into a tensor.
 bool parseNpy(const std::string &npy, const std::string &name, Tensor &out,
               std::string &error) {
@@ -95,23 +176,17 @@ bool parseNpy(const std::string &npy, const std::string &name, Tensor &out,
   if (npy.size() < 10 || npy.compare(0, 6, "\x93NUMPY") != 0)
     return fail(error, where + " is not a .npy file");
   int major = npy[6];
+  if (major < 1 || major > 3)
+    return fail(error, where + " has .npy format version " +
+                           std::to_string(major) + "; 1 to 3 are read");
   size_t lenBytes = major == 1 ? 2 : 4, start = 8 + lenBytes;
   if (npy.size() < start)
     return fail(error, where + " has a truncated header");
   size_t headerLen = get(npy, 8, lenBytes);
-  if (npy.size() < start + headerLen)
+  if (!within(npy, start, headerLen))
     return fail(error, where + " has a truncated header");
   std::string dict = npy.substr(start, headerLen);
-  auto field = [&](const std::string &key) -> std::string {
-    size_t k = dict.find("'" + key + "'");
-    if (k == std::string::npos)
-      return "";
-    size_t colon = dict.find(':', k);
-    size_t end = key == "shape" ? dict.find(')', colon) + 1
-                                : dict.find_first_of(",}", colon);
-    return dict.substr(colon + 1, end - colon - 1);
-  };
-  std::string descr = field("descr");
+  std::string descr = headerField(dict, "descr");
   DType type = DType::F32;
   bool known = false;
   for (DType t : {DType::F32, DType::I32, DType::I64})
@@ -121,25 +196,24 @@ bool parseNpy(const std::string &npy, const std::string &name, Tensor &out,
     return fail(error, where + " has element type" + descr +
                            "; only little-endian float32, int32 and int64 "
                            "are read");
-  if (field("fortran_order").find("False") == std::string::npos)
+  if (headerField(dict, "fortran_order").find("False") == std::string::npos)
     return fail(error, where + " is in Fortran order; save it in C order");
   Shape shape;
-  std::string dims = field("shape");
-  for (size_t i = 0; i < dims.size();) {
-    if (!std::isdigit(static_cast<unsigned char>(dims[i]))) {
-      ++i;
-      continue;
-    }
-    size_t used;
-    shape.push_back(std::stoll(dims.substr(i), &used));
-    i += used;
-  }
-  Tensor t(type, shape);
-  if (npy.size() - start - headerLen != t.bytes())
-    return fail(error, where + " holds " +
-                           std::to_string(npy.size() - start - headerLen) +
+  std::string dims = headerField(dict, "shape");
+  dims.erase(0, dims.find_first_not_of(' '));
+  if (!parseShape(dims, shape))
+    return fail(error, where + " has the shape '" + dims +
+                           "'; dimensions are integers from 0 to 2^53, "
+                           "with at most 2^53 elements");
+  // The data must be there before anything is allocated for it.
+  uint64_t have = npy.size() - start - headerLen;
+  uint64_t need = static_cast<uint64_t>(elementCount(shape)) *
+                  elementSize(type); // <= 2^56: no overflow
+  if (have != need)
+    return fail(error, where + " holds " + std::to_string(have) +
                            " bytes of data; its shape " + formatShape(shape) +
-                           " needs " + std::to_string(t.bytes()));
+                           " needs " + std::to_string(need));
+  Tensor t(type, shape);
   std::memcpy(t.data(), npy.data() + start + headerLen, t.bytes());
   out = std::move(t);
   return true;
@@ -213,11 +287,15 @@ bool nnrt::writeNpz(const std::string &path, const NamedTensors &arrays,
 
 bool nnrt::readNpz(const std::string &path, std::map<std::string, Tensor> &out,
                    std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return fail(error, "cannot read '" + path + "': " + std::strerror(errno));
-  std::string zip((std::istreambuf_iterator<char>(in)),
-                  std::istreambuf_iterator<char>());
+  std::string zip;
+  if (!readFile(path, zip, error))
+    return false;
+  return readNpzBytes(zip, path, out, error);
+}
+
+bool nnrt::readNpzBytes(const std::string &zip, const std::string &path,
+                        std::map<std::string, Tensor> &out,
+                        std::string &error) {
   std::string bad = "'" + path + "' is not a NumPy .npz archive";
   // The end-of-central-directory record, searched from the end.
   size_t eocd = std::string::npos;
@@ -236,27 +314,29 @@ bool nnrt::readNpz(const std::string &path, std::map<std::string, Tensor> &out,
   if ((count == 0xFFFF || at == 0xFFFFFFFFu) && eocd >= 20 &&
       get(zip, eocd - 20, 4) == 0x07064b50) {
     uint64_t z64 = get(zip, eocd - 12, 8);
-    if (z64 + 56 > zip.size() || get(zip, z64, 4) != 0x06064b50)
+    if (!within(zip, z64, 56) || get(zip, z64, 4) != 0x06064b50)
       return fail(error, bad);
     count = get(zip, z64 + 32, 8);
     at = get(zip, z64 + 48, 8);
   }
   for (uint64_t n = 0; n < count; ++n) {
-    if (at + 46 > zip.size() || get(zip, at, 4) != 0x02014b50)
+    if (!within(zip, at, 46) || get(zip, at, 4) != 0x02014b50)
       return fail(error, bad + " (corrupt central directory)");
     uint64_t method = get(zip, at + 10, 2), crc = get(zip, at + 16, 4);
     uint64_t csize = get(zip, at + 20, 4), usize = get(zip, at + 24, 4);
     uint64_t nameLen = get(zip, at + 28, 2), extraLen = get(zip, at + 30, 2);
     uint64_t commentLen = get(zip, at + 32, 2), local = get(zip, at + 42, 4);
-    if (at + 46 + nameLen + extraLen > zip.size())
+    if (!within(zip, at + 46, nameLen + extraLen))
       return fail(error, bad + " (corrupt central directory)");
     std::string name = zip.substr(at + 46, nameLen);
     // ZIP64 sizes and offset, for the fields saturated above.
-    for (size_t e = at + 46 + nameLen; e + 4 <= at + 46 + nameLen + extraLen;) {
+    uint64_t extraEnd = at + 46 + nameLen + extraLen;
+    for (uint64_t e = at + 46 + nameLen; e + 4 <= extraEnd;) {
       uint64_t id = get(zip, e, 2), len = get(zip, e + 2, 2), p = e + 4;
+      uint64_t end = std::min(e + 4 + len, extraEnd);
       if (id == 1) {
         for (uint64_t *field : {&usize, &csize, &local})
-          if (*field == 0xFFFFFFFFu && p + 8 <= e + 4 + len)
+          if (*field == 0xFFFFFFFFu && p + 8 <= end)
             *field = get(zip, p, 8), p += 8;
       }
       e += 4 + len;
@@ -266,11 +346,11 @@ bool nnrt::readNpz(const std::string &path, std::map<std::string, Tensor> &out,
       return fail(error, "'" + path + "': entry '" + name +
                              "' is compressed; save with numpy.savez, not "
                              "numpy.savez_compressed");
-    if (local + 30 > zip.size() || get(zip, local, 4) != 0x04034b50)
+    if (!within(zip, local, 30) || get(zip, local, 4) != 0x04034b50)
       return fail(error, bad + " (corrupt entry '" + name + "')");
     uint64_t data =
         local + 30 + get(zip, local + 26, 2) + get(zip, local + 28, 2);
-    if (csize != usize || data + csize > zip.size())
+    if (csize != usize || !within(zip, data, csize))
       return fail(error, "'" + path + "': entry '" + name + "' is truncated");
     std::string npy = zip.substr(data, csize);
     if (crc32(npy.data(), npy.size()) != crc)

@@ -479,6 +479,8 @@ void testDeviceUploads() {
         "outputs and parameters are never uploaded per step");
 }
 
+void runReaderTests(); // ReaderTests.cpp
+
 int main() {
   testJson();
   testModelInfo();
@@ -494,5 +496,6 @@ int main() {
   testI64();
   testBenchmarkField();
   testDeviceUploads();
+  runReaderTests();
   return nnrt::test::summarize();
 }

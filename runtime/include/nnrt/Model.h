@@ -20,8 +20,15 @@ namespace nnrt {
 /// The interface version this runtime reads.
 constexpr int kInterfaceVersion = 1;
 
+/// Tensors hold at most 2^53 elements (as nnc compiles them), so counts and
+/// byte sizes stay exact.
+constexpr int64_t kMaxElements = int64_t(1) << 53;
+
 using Shape = std::vector<int64_t>;
 int64_t elementCount(const Shape &shape);
+/// Whether `value` is an integer from `min` to kMaxElements (a JSON number
+/// read as a count), stored in `out`.
+bool exactCount(double value, int64_t &out, int64_t min = 0);
 /// "[128, 224, 224, 3]"
 std::string formatShape(const Shape &shape);
 

@@ -32,6 +32,11 @@ bool writeNpz(const std::string &path, const NamedTensors &arrays,
 bool readNpz(const std::string &path, std::map<std::string, Tensor> &out,
              std::string &error);
 
+/// readNpz on the archive's bytes (`path` names it in messages). Every
+/// offset, size and shape is checked against the bytes before use.
+bool readNpzBytes(const std::string &zip, const std::string &path,
+                  std::map<std::string, Tensor> &out, std::string &error);
+
 /// The CRC-32 (ZIP's polynomial) of `size` bytes.
 uint32_t crc32(const void *data, size_t size);
 
