@@ -61,14 +61,16 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   // scf-to-openmp creates are lowered with the memrefs, before scf-to-cf
   // splits their regions.
   // expand-strided-metadata makes affine.apply of the vector code's
-  // subviews, hence the second lower-affine. The passes that only rewrite
+  // subviews, hence the second lower-affine. Allocations call the
+  // runtime's _mlir_memref_to_llvm_alloc (runtime/lib/Alloc.cpp), which
+  // reports running out of memory instead of returning null. The passes that only rewrite
   // inside a function run on every function in parallel (func.func(...));
   // those that add module-level symbols run on the module.
   addUpstream(pm,
               "func.func(canonicalize,convert-vector-to-scf{full-unroll=true}),"
               "convert-scf-to-openmp,"
               "func.func(lower-affine,expand-strided-metadata,lower-affine),"
-              "finalize-memref-to-llvm,"
+              "finalize-memref-to-llvm{use-generic-functions=true},"
               "func.func(convert-scf-to-cf,math-expand-ops,"
               "convert-math-to-llvm),"
               "convert-math-to-libm,"
