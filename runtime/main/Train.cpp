@@ -92,6 +92,7 @@ int trainEpochs(const Options &options, Call &train, Call *eval,
   epochs = Json::makeArray();
   int64_t batch = data.batchSize();
   int64_t steps = data.train().count() / batch;
+  record["steps_per_epoch"] = steps;
   for (int64_t epoch = 1; epoch <= options.epochs; ++epoch) {
     std::printf("Epoch %lld/%lld\n", static_cast<long long>(epoch),
                 static_cast<long long>(options.epochs));
@@ -121,7 +122,7 @@ int trainEpochs(const Options &options, Call &train, Call *eval,
     row["loss"] = lossSum / steps;
     row["accuracy"] = double(correct) / (steps * batch);
     row["seconds"] = took;
-    if (eval && data.test().count() >= batch) {
+    if (eval && data.test().count() > 0) {
       Evaluation e = evaluate(*eval, data, data.test());
       char val[96];
       std::snprintf(val, sizeof val, " - val_loss: %.4f - val_accuracy: %.4f",
@@ -179,21 +180,50 @@ int trainSteps(const Options &options, Call &train, DataSource &data,
 }
 } // namespace
 
+namespace {
+/// The largest divisor of `batch` that is at most `count`.
+int64_t largestDivisor(int64_t batch, int64_t count) {
+  for (int64_t d = std::min(batch, count); d > 1; --d)
+    if (batch % d == 0)
+      return d;
+  return 1;
+}
+} // namespace
+
+// The model's batch is compiled in, so the images past the last whole
+// batch run in batches of copies: `d` of them (d dividing the batch), each
+// repeated batch/d times. Evaluation is per image (dropout off, batch
+// norm on its moving statistics), so such a batch's mean loss is the mean
+// over the `d` images and its correct count batch/d times theirs. Greedy
+// divisors cover the rest in a few batches (one per set bit for a power
+// of two).
 Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set) {
   Evaluation e;
-  int64_t batch = data.batchSize();
+  int64_t batch = data.batchSize(), count = set.count();
   std::vector<int64_t> order = data.order(set, /*shuffle=*/false);
-  int64_t batches = set.count() / batch, correct = 0;
-  for (int64_t b = 0; b < batches; ++b) {
-    data.fill(eval, set, order, b * batch, /*augment=*/false);
+  double lossSum = 0; // over images
+  int64_t correct = 0, first = 0;
+  for (; first + batch <= count; first += batch) {
+    data.fill(eval, set, order, first, /*augment=*/false);
     eval.run();
-    e.loss += lossOf(eval);
+    lossSum += double(lossOf(eval)) * batch;
     correct += correctOf(eval);
   }
-  e.images = batches * batch;
-  if (batches) {
-    e.loss /= batches;
-    e.accuracy = double(correct) / e.images;
+  while (first < count) {
+    int64_t d = largestDivisor(batch, count - first);
+    std::vector<int64_t> copies(batch);
+    for (int64_t b = 0; b < batch; ++b)
+      copies[b] = order[first + b % d];
+    data.fill(eval, set, copies, 0, /*augment=*/false);
+    eval.run();
+    lossSum += double(lossOf(eval)) * d;
+    correct += correctOf(eval) / (batch / d);
+    first += d;
+  }
+  e.images = count;
+  if (count) {
+    e.loss = lossSum / count;
+    e.accuracy = double(correct) / count;
   }
   return e;
 }
@@ -211,8 +241,7 @@ int nnrt::runTraining(const Options &options, Call &train, Call *eval,
   std::signal(SIGINT, SIG_DFL);
   if (stopRequested)
     return status;
-  if (status == 0 && eval && data.test().count() >= data.batchSize() &&
-      !options.epochs) {
+  if (status == 0 && eval && data.test().count() > 0 && !options.epochs) {
     Evaluation e = evaluate(*eval, data, data.test());
     std::printf("%s: test loss = %.4f, accuracy = %.4f (%lld images)\n",
                 timestamp().c_str(), e.loss, e.accuracy,

@@ -30,7 +30,8 @@ int runTraining(const Options &options, Call &train, Call *eval,
 /// Whether Ctrl-C stopped the last training run.
 bool interrupted();
 
-/// Loss and accuracy of `eval` over the whole batches of `set`.
+/// Loss and accuracy of `eval` over every image of `set`, the last partial
+/// batch included.
 struct Evaluation {
   double loss = 0, accuracy = 0;
   int64_t images = 0;
