@@ -42,6 +42,10 @@ std::optional<int> readOptions(int argc, char **argv, Run &run) {
     options.mode = Mode::Train;
   if (options.epochs && options.mode != Mode::Train)
     return run.fail("--epochs applies to --mode=train", 2);
+  if (options.mode == Mode::Eval && options.load.empty())
+    return run.fail("--mode=eval evaluates saved parameters: give them with "
+                    "--load=FILE.npz (written by --save)",
+                    2);
   return std::nullopt;
 }
 } // namespace

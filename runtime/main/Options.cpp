@@ -19,10 +19,12 @@ std::string nnrt::usage(const char *program) {
   return std::string("usage: ") + program + " [flags]\n" + R"(
 Runs and times the compiled model.
 
-  --mode=MODE        forward (default), forward-backward, train or tf-cnn
+  --mode=MODE        forward (default), forward-backward, train, tf-cnn
                      (training on synthetic data with tf_cnn_benchmarks'
-                     lines; the default for a model made for it); the last
-                     three need a model compiled with its training step
+                     lines; the default for a model made for it) or eval
+                     (the loss and accuracy of --load's parameters on the
+                     test set, or --holdout); all but forward need a model
+                     compiled with its training step
   --steps=N          timed steps (default 100)
   --warmup=N         untimed steps first (default 10)
   --epochs=N         train: passes over a real data set instead of --steps
@@ -51,6 +53,7 @@ const ModeInfo modes[] = {
      "Forward-backward"},
     {Mode::Train, "train", "train_step", "Train"},
     {Mode::TfCnn, "tf-cnn", "train_step", "Train"},
+    {Mode::Eval, "eval", "eval", "Eval"},
 };
 
 /// "forward, forward-backward, train or tf-cnn".

@@ -15,7 +15,7 @@
 namespace nnrt {
 
 /// What every step runs.
-enum class Mode { Forward, ForwardBackward, Train, TfCnn };
+enum class Mode { Forward, ForwardBackward, Train, TfCnn, Eval };
 
 struct ModeInfo {
   Mode mode;

@@ -101,14 +101,17 @@ int nnrt::runSteps(Run &run) {
     return train(run);
   case Mode::TfCnn:
     return runTfCnn(run);
+  case Mode::Eval:
+    runEvaluation(run.call, run.data, run.seconds, run.training);
+    return 0;
   default:
     return timeSteps(run);
   }
 }
 
 void nnrt::printSummary(const Run &run) {
-  if (run.options.mode == Mode::TfCnn)
-    return; // its total closes its own lines
+  if (run.options.mode == Mode::TfCnn || run.options.mode == Mode::Eval)
+    return; // their own lines end with their totals
   Summary s = summarize(run.seconds);
   std::printf("%s: %s across %lld steps, %.3f +/- %.3f sec / batch\n",
               timestamp().c_str(), describe(run.options.mode).summary,

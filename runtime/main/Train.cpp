@@ -205,7 +205,9 @@ Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set) {
   int64_t correct = 0, first = 0;
   for (; first + batch <= count; first += batch) {
     data.fill(eval, set, order, first, /*augment=*/false);
+    double t0 = now();
     eval.run();
+    e.seconds.push_back(now() - t0);
     lossSum += double(lossOf(eval)) * batch;
     correct += correctOf(eval);
   }
@@ -215,7 +217,9 @@ Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set) {
     for (int64_t b = 0; b < batch; ++b)
       copies[b] = order[first + b % d];
     data.fill(eval, set, copies, 0, /*augment=*/false);
+    double t0 = now();
     eval.run();
+    e.seconds.push_back(now() - t0);
     lossSum += double(lossOf(eval)) * d;
     correct += correctOf(eval) / (batch / d);
     first += d;
@@ -226,6 +230,22 @@ Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set) {
     e.accuracy = double(correct) / count;
   }
   return e;
+}
+
+void nnrt::runEvaluation(Call &eval, DataSource &data,
+                         std::vector<double> &seconds, Json &record) {
+  double start = now();
+  Evaluation e = evaluate(eval, data, data.test());
+  double took = now() - start;
+  int64_t batches = static_cast<int64_t>(e.seconds.size());
+  seconds = e.seconds;
+  ProgressLine line;
+  line.finish(stepCount(batches, batches) + " - " +
+              timing(took, std::max<int64_t>(batches, 1)) + " - " +
+              figures(e.loss, e.accuracy));
+  record["test_loss"] = e.loss;
+  record["test_accuracy"] = e.accuracy;
+  record["test_images"] = e.images;
 }
 
 bool nnrt::interrupted() { return stopRequested; }

@@ -35,8 +35,15 @@ bool interrupted();
 struct Evaluation {
   double loss = 0, accuracy = 0;
   int64_t images = 0;
+  std::vector<double> seconds; ///< every batch's
 };
 Evaluation evaluate(Call &eval, DataSource &data, const ImageSet &set);
+
+/// --mode=eval: the loss and accuracy of the loaded parameters on the test
+/// set, as Keras' evaluate prints them; `record` gets them as test_loss,
+/// test_accuracy and test_images.
+void runEvaluation(Call &eval, DataSource &data, std::vector<double> &seconds,
+                   Json &record);
 
 } // namespace nnrt
 
