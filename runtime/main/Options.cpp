@@ -33,8 +33,9 @@ Runs and times the compiled model.
   --seed=N           seed of parameter initialisation and synthetic data
                      (default 1)
   --data=SOURCE      synthetic (default: random inputs, as the TensorFlow
-                     benchmarks), cifar10:DIR (the CIFAR-10 binary files) or
-                     mnist:DIR (MNIST's uncompressed IDX files)
+                     benchmarks), cifar10:DIR (the CIFAR-10 binary files,
+                     or cifar-10-binary.tar.gz itself or in DIR) or
+                     mnist:DIR (MNIST's IDX files, gzipped or not)
   --holdout=N        test on the last N images of the training files (the
                      default when the data has no test files: none)
   --load=FILE.npz    parameters from a NumPy archive instead of initialising
