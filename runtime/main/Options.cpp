@@ -43,6 +43,7 @@ Runs and times the compiled model.
                      the run, after every epoch, and on Ctrl-C (atomically)
   --dump=FILE.npz    write the parameters, inputs and outputs of the last step
   --json=FILE        write every figure of the run as JSON
+  --version          the runtime's version and the model's build
   --help             this text
 )";
 }
@@ -160,6 +161,10 @@ bool parseArgument(const Flags &flags, int argc, char **argv, int &i,
     out.help = true;
     return true;
   }
+  if (arg == "--version") {
+    out.version = true;
+    return true;
+  }
   if (arg.rfind("--", 0) != 0) {
     error = "unexpected argument '" + arg + "' (flags are --name=value)";
     return false;
@@ -167,6 +172,10 @@ bool parseArgument(const Flags &flags, int argc, char **argv, int &i,
   size_t eq = arg.find('=');
   std::string name = arg.substr(2, eq == std::string::npos ? eq : eq - 2);
   auto flag = flags.find(name);
+  if (flag == flags.end() && name == "batch" && !out.batchHint.empty()) {
+    error = "unknown flag '--batch': " + out.batchHint;
+    return false;
+  }
   if (flag == flags.end()) {
     error = "unknown flag '--" + name + "' (--help lists them)";
     return false;
