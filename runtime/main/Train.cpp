@@ -197,9 +197,14 @@ int64_t largestDivisor(int64_t batch, int64_t count) {
 // over the `d` images and its correct count batch/d times theirs. Greedy
 // divisors cover the rest in a few batches (one per set bit for a power
 // of two).
-Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set) {
+Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set,
+                          const BatchDone &done) {
   Evaluation e;
   int64_t batch = data.batchSize(), count = set.count();
+  int64_t batches = count / batch;
+  for (int64_t left = count % batch; left > 0;
+       left -= largestDivisor(batch, left))
+    ++batches;
   std::vector<int64_t> order = data.order(set, /*shuffle=*/false);
   double lossSum = 0; // over images
   int64_t correct = 0, first = 0;
@@ -210,6 +215,8 @@ Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set) {
     e.seconds.push_back(now() - t0);
     lossSum += double(lossOf(eval)) * batch;
     correct += correctOf(eval);
+    if (done)
+      done(static_cast<int64_t>(e.seconds.size()), batches);
   }
   while (first < count) {
     int64_t d = largestDivisor(batch, count - first);
@@ -223,6 +230,8 @@ Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set) {
     lossSum += double(lossOf(eval)) * d;
     correct += correctOf(eval) / (batch / d);
     first += d;
+    if (done)
+      done(static_cast<int64_t>(e.seconds.size()), batches);
   }
   e.images = count;
   if (count) {
@@ -235,14 +244,20 @@ Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set) {
 void nnrt::runEvaluation(Call &eval, DataSource &data,
                          std::vector<double> &seconds, Json &record) {
   double start = now();
-  Evaluation e = evaluate(eval, data, data.test());
+  ProgressLine line;
+  Evaluation e =
+      evaluate(eval, data, data.test(), [&](int64_t step, int64_t steps) {
+        if (line.due() && step < steps)
+          line.draw(fitProgressLine(
+              stepCount(step, steps), step, steps,
+              "ETA: " + formatEta((now() - start) / step * (steps - step)),
+              line.columns()));
+      });
   double took = now() - start;
   int64_t batches = static_cast<int64_t>(e.seconds.size());
   seconds = e.seconds;
-  ProgressLine line;
-  line.finish(stepCount(batches, batches) + " - " +
-              timing(took, std::max<int64_t>(batches, 1)) + " - " +
-              figures(e.loss, e.accuracy));
+  line.finish(epochLine(line, std::max<int64_t>(batches, 1), took,
+                        figures(e.loss, e.accuracy)));
   record["test_loss"] = e.loss;
   record["test_accuracy"] = e.accuracy;
   record["test_images"] = e.images;

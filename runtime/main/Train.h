@@ -37,7 +37,10 @@ struct Evaluation {
   int64_t images = 0;
   std::vector<double> seconds; ///< every batch's
 };
-Evaluation evaluate(Call &eval, DataSource &data, const ImageSet &set);
+/// `done(batch, batches)` after each batch, if given.
+using BatchDone = std::function<void(int64_t, int64_t)>;
+Evaluation evaluate(Call &eval, DataSource &data, const ImageSet &set,
+                    const BatchDone &done = nullptr);
 
 /// --mode=eval: the loss and accuracy of the loaded parameters on the test
 /// set, as Keras' evaluate prints them; `record` gets them as test_loss,
