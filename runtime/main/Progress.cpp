@@ -115,7 +115,17 @@ std::string nnrt::wrapLine(const std::string &line, int columns) {
   return out + current;
 }
 
-ProgressLine::ProgressLine() : terminal(stdoutIsTerminal()) {}
+ProgressLine::ProgressLine() : terminal(stdoutIsTerminal()) {
+  const char *term = std::getenv("TERM");
+  dumb = term && std::string(term) == "dumb";
+}
+
+void ProgressLine::erase(size_t previous) {
+  if (dumb)
+    std::printf("\r%s\r", std::string(previous, ' ').c_str());
+  else
+    std::printf("\r\x1b[K");
+}
 
 int ProgressLine::columns() const { return terminalWidth(); }
 
@@ -126,28 +136,38 @@ bool ProgressLine::due() const {
 void ProgressLine::draw(const std::string &line) {
   if (!terminal)
     return;
-  std::printf("\r%s\x1b[K", line.c_str());
+  if (dumb)
+    std::printf(
+        "\r%s%s", line.c_str(),
+        std::string(length > line.size() ? length - line.size() : 0, ' ')
+            .c_str());
+  else
+    std::printf("\r%s\x1b[K", line.c_str());
   std::fflush(stdout);
   shown = true;
+  length = line.size();
   last = now();
 }
 
 void ProgressLine::clear() {
   if (!terminal || !shown)
     return;
-  std::printf("\r\x1b[K");
+  erase(length);
   std::fflush(stdout);
   shown = false;
+  length = 0;
 }
 
 void ProgressLine::finish(const std::string &line) {
   if (terminal) {
-    std::printf("\r\x1b[K%s\n", wrapLine(line, columns()).c_str());
+    erase(shown ? length : 0);
+    std::printf("%s\n", wrapLine(line, columns()).c_str());
   } else {
     std::printf("%s\n", line.c_str());
   }
   std::fflush(stdout);
   shown = false;
+  length = 0;
   last = -1;
 }
 

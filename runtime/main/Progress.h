@@ -49,7 +49,9 @@ public:
   bool active() const { return terminal; }
   /// Whether a redraw is due: the first, or 0.1 s after the last one.
   bool due() const;
-  /// Replaces the line with `line` (already fitted): "\r", text, "\x1b[K".
+  /// Replaces the line with `line` (already fitted): "\r", the text, and
+  /// "\x1b[K" (erase to the end of the line), or on a terminal without
+  /// escape sequences (TERM=dumb) spaces over the rest of the previous text.
   void draw(const std::string &line);
   /// Erases the line, leaving the cursor at its start.
   void clear();
@@ -58,8 +60,12 @@ public:
   int columns() const;
 
 private:
-  bool terminal;
+  /// "\r" and a blank line of `length` characters, or "\r\x1b[K".
+  void erase(size_t length);
+
+  bool terminal, dumb;
   bool shown = false;
+  size_t length = 0; ///< of the text drawn last
   double last = -1;
 };
 

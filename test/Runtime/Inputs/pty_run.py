@@ -54,14 +54,14 @@ first_drawn = []
 def settle():
     """Checks the line before the cursor returns to its start."""
     global leftovers
-    if len(screen) > reached:
+    if "".join(screen[reached:]).strip(" "):
         leftovers += 1
 
 
 def commit():
     """Ends the line: it, and every text drawn on it before, must fit."""
     global too_wide
-    line = "".join(screen)
+    line = "".join(screen).rstrip(" ")
     final = 0 if timestamped.match(line) else reached
     if max(final, redrawn_widest) > width - 1:
         too_wide += 1
@@ -103,6 +103,7 @@ print("left over after a carriage return: %d" % leftovers)
 print("redraws: %s" % ("at most 10 a second" if redraws <= allowed else
                        "%d in %.2f s" % (redraws, elapsed)))
 print("redrawn: %s" % ("yes" if redraws > 0 else "no"))
+print("escape sequences: %d" % text.count("\x1b"))
 print("first redrawn: %s" % (first_drawn[0] if first_drawn else "none"))
 for line in lines:
     print("| " + line)
