@@ -6,6 +6,7 @@
 
 #include "nnrt/Data.h"
 
+#include "nnrt/Archive.h"
 #include "nnrt/Init.h"
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <sys/stat.h>
 
 using namespace nnrt;
 
@@ -50,15 +52,9 @@ void nnrt::fillLabels(Tensor &t, int64_t classes, std::mt19937_64 &rng) {
   }
 }
 
-static bool readFile(const std::string &path, ImageSet &out,
-                     std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot read '" + path + "': " + std::strerror(errno);
-    return false;
-  }
-  std::string bytes((std::istreambuf_iterator<char>(in)),
-                    std::istreambuf_iterator<char>());
+/// CIFAR-10 records (a label byte and 3072 pixel bytes) into `out`.
+static bool parseCifar10(const std::string &path, const std::string &bytes,
+                         ImageSet &out, std::string &error) {
   const int64_t kRecord = 1 + out.pixelsPerImage();
   int64_t size = static_cast<int64_t>(bytes.size());
   if (size == 0 || size % kRecord != 0) {
@@ -82,6 +78,63 @@ static bool readFile(const std::string &path, ImageSet &out,
   return true;
 }
 
+/// `path`, or `path.gz` when only that exists; empty when neither does.
+static std::string findFile(const std::string &path) {
+  if (fileExists(path))
+    return path;
+  if (fileExists(path + ".gz"))
+    return path + ".gz";
+  return "";
+}
+
+static bool endsWith(const std::string &s, const std::string &tail) {
+  return s.size() >= tail.size() &&
+         s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+/// The files `names` from the archive `path` (cifar-10-binary.tar.gz keeps
+/// them in cifar-10-batches-bin/), in order.
+static bool readCifar10Archive(const std::string &path,
+                               const std::vector<std::string> &names,
+                               ImageSet &out, std::string &error) {
+  std::string bytes;
+  std::vector<std::pair<std::string, std::string>> files;
+  if (!readFileBytes(path, bytes, error) || !readTar(bytes, path, files, error))
+    return false;
+  int found = 0;
+  for (const std::string &name : names)
+    for (const auto &[member, contents] : files)
+      if (member == name || endsWith(member, "/" + name)) {
+        ++found;
+        if (!parseCifar10(path + ":" + member, contents, out, error))
+          return false;
+        break;
+      }
+  if (found)
+    return true;
+  error = "'" + path + "' holds no " + names.front() +
+          " (is it CIFAR-10's binary version, cifar-10-binary.tar.gz?)";
+  return false;
+}
+
+/// Why `dir` has no CIFAR-10 files, with the way to the ones nearby.
+static std::string cifar10Missing(const std::string &dir, bool train) {
+  std::string error =
+      "no CIFAR-10 " + std::string(train ? "training" : "test") +
+      " files in '" + dir + "' (expected " +
+      (train ? "data_batch_1.bin ... data_batch_5.bin" : "test_batch.bin") +
+      ")";
+  struct stat info;
+  std::string inner = dir + "/cifar-10-batches-bin";
+  if (stat(inner.c_str(), &info) == 0 && S_ISDIR(info.st_mode))
+    error += "; they are in '" + inner + "': use --data=cifar10:" + inner;
+  else if (fileExists(dir + "/cifar-10-python.tar.gz"))
+    error += "; '" + dir +
+             "/cifar-10-python.tar.gz' is the Python version: the bench reads "
+             "the binary version, cifar-10-binary.tar.gz";
+  return error;
+}
+
 bool nnrt::readCifar10(const std::string &dir, bool train, ImageSet &out,
                        std::string &error) {
   out = ImageSet();
@@ -91,24 +144,26 @@ bool nnrt::readCifar10(const std::string &dir, bool train, ImageSet &out,
       names.push_back("data_batch_" + std::to_string(i) + ".bin");
   else
     names.push_back("test_batch.bin");
+  // The downloaded archive, given itself or lying in the directory.
+  if (fileExists(dir))
+    return readCifar10Archive(dir, names, out, error);
   int found = 0;
   for (const std::string &name : names) {
-    std::string path = dir + "/" + name;
-    if (!std::ifstream(path).good())
+    std::string path = findFile(dir + "/" + name), bytes;
+    if (path.empty())
       continue;
     ++found;
-    if (!readFile(path, out, error))
+    if (!readFileBytes(path, bytes, error) ||
+        !parseCifar10(path, bytes, out, error))
       return false;
   }
-  if (!found) {
-    error =
-        "no CIFAR-10 " + std::string(train ? "training" : "test") +
-        " files in '" + dir + "' (expected " +
-        (train ? "data_batch_1.bin ... data_batch_5.bin" : "test_batch.bin") +
-        ")";
-    return false;
-  }
-  return true;
+  if (found)
+    return true;
+  std::string archive = dir + "/cifar-10-binary.tar.gz";
+  if (fileExists(archive))
+    return readCifar10Archive(archive, names, out, error);
+  error = cifar10Missing(dir, train);
+  return false;
 }
 
 bool nnrt::choosePreprocessing(const ImageSet &set, const Shape &input,
@@ -137,18 +192,6 @@ bool nnrt::choosePreprocessing(const ImageSet &set, const Shape &input,
   return false;
 }
 
-static bool readAll(const std::string &path, std::string &bytes,
-                    std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot read '" + path + "': " + std::strerror(errno);
-    return false;
-  }
-  bytes.assign(std::istreambuf_iterator<char>(in),
-               std::istreambuf_iterator<char>());
-  return true;
-}
-
 static uint32_t bigEndian(const std::string &b, size_t at) {
   auto u = [&](size_t i) { return uint32_t(uint8_t(b[at + i])); };
   return u(0) << 24 | u(1) << 16 | u(2) << 8 | u(3);
@@ -161,13 +204,21 @@ bool nnrt::readMnist(const std::string &dir, bool train, ImageSet &out,
   out.channels = 1;
   out.channelMajor = false;
   std::string prefix = dir + "/" + (train ? "train" : "t10k");
-  if (train && !std::ifstream(prefix + "-images-idx3-ubyte").good())
+  if (train && findFile(prefix + "-images-idx3-ubyte").empty())
     prefix = dir + "/t10k";
   std::string imagesPath = prefix + "-images-idx3-ubyte";
   std::string labelsPath = prefix + "-labels-idx1-ubyte";
+  for (std::string *path : {&imagesPath, &labelsPath}) {
+    std::string found = findFile(*path);
+    if (found.empty()) {
+      error = "no MNIST file '" + *path + "' (nor '" + *path + ".gz')";
+      return false;
+    }
+    *path = found;
+  }
   std::string images, labels;
-  if (!readAll(imagesPath, images, error) ||
-      !readAll(labelsPath, labels, error))
+  if (!readFileBytes(imagesPath, images, error) ||
+      !readFileBytes(labelsPath, labels, error))
     return false;
   if (images.size() < 16 || bigEndian(images, 0) != 0x803 ||
       bigEndian(images, 8) != 28 || bigEndian(images, 12) != 28) {

@@ -31,16 +31,22 @@ bool DataSource::setUp(const Options &options, Call &call, std::string &error) {
     error = "the model has no input to feed images to";
     return false;
   }
+  // --mode=eval reads only the test files, unless it holds out the end of
+  // the training files as training did.
+  bool testOnly = options.mode == Mode::Eval && options.holdout < 0;
+  ImageSet &first = testOnly ? testSet : trainSet;
   bool ok = options.data == "cifar10"
-                ? readCifar10(options.dataDir, /*train=*/true, trainSet, error)
-                : readMnist(options.dataDir, /*train=*/true, trainSet, error);
-  if (!ok || !choosePreprocessing(trainSet, images->shape(), prep, error))
+                ? readCifar10(options.dataDir, !testOnly, first, error)
+                : readMnist(options.dataDir, !testOnly, first, error);
+  if (!ok || !choosePreprocessing(first, images->shape(), prep, error))
     return false;
-  if (call.first("labels") && classes < trainSet.classes) {
+  if (call.first("labels") && classes < first.classes) {
     error = "the model's labels have " + std::to_string(classes) +
-            " classes; the data has " + std::to_string(trainSet.classes);
+            " classes; the data has " + std::to_string(first.classes);
     return false;
   }
+  if (testOnly)
+    return true;
   if (options.holdout >= 0) {
     if (options.holdout >= trainSet.count()) {
       error = "--holdout=" + std::to_string(options.holdout) +

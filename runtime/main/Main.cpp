@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "About.h"
+#include "Entries.h"
 #include "Outputs.h"
 #include "Run.h"
 #include "Steps.h"
@@ -32,16 +34,31 @@ void keepHeapMapped() {
 std::optional<int> readOptions(int argc, char **argv, Run &run) {
   Options &options = run.options;
   std::string error;
+  ModelInfo model;
+  bool described = readModelInfo(modelDescription(), model, error);
+  if (described)
+    options.batchHint = batchHint(model);
   if (!parseOptions(argc, argv, options, error))
     return run.fail(error, 2);
   if (options.help) {
-    std::printf("%s", usage(run.program).c_str());
+    std::printf("%s%s", usage(run.program).c_str(),
+                described ? builtFor(model).c_str() : "");
+    return 0;
+  }
+  if (options.version) {
+    if (!described)
+      return run.fail("the linked model's description: " + error);
+    std::printf("%s", versionText(run.program, model).c_str());
     return 0;
   }
   if (options.epochs && !options.modeGiven)
     options.mode = Mode::Train;
   if (options.epochs && options.mode != Mode::Train)
     return run.fail("--epochs applies to --mode=train", 2);
+  if (options.mode == Mode::Eval && options.load.empty())
+    return run.fail("--mode=eval evaluates saved parameters: give them with "
+                    "--load=FILE.npz (written by --save)",
+                    2);
   return std::nullopt;
 }
 } // namespace

@@ -19,10 +19,12 @@ std::string nnrt::usage(const char *program) {
   return std::string("usage: ") + program + " [flags]\n" + R"(
 Runs and times the compiled model.
 
-  --mode=MODE        forward (default), forward-backward, train or tf-cnn
+  --mode=MODE        forward (default), forward-backward, train, tf-cnn
                      (training on synthetic data with tf_cnn_benchmarks'
-                     lines; the default for a model made for it); the last
-                     three need a model compiled with its training step
+                     lines; the default for a model made for it) or eval
+                     (the loss and accuracy of --load's parameters on the
+                     test set, or --holdout); all but forward need a model
+                     compiled with its training step
   --steps=N          timed steps (default 100)
   --warmup=N         untimed steps first (default 10)
   --epochs=N         train: passes over a real data set instead of --steps
@@ -31,8 +33,9 @@ Runs and times the compiled model.
   --seed=N           seed of parameter initialisation and synthetic data
                      (default 1)
   --data=SOURCE      synthetic (default: random inputs, as the TensorFlow
-                     benchmarks), cifar10:DIR (the CIFAR-10 binary files) or
-                     mnist:DIR (MNIST's uncompressed IDX files)
+                     benchmarks), cifar10:DIR (the CIFAR-10 binary files,
+                     or cifar-10-binary.tar.gz itself or in DIR) or
+                     mnist:DIR (MNIST's IDX files, gzipped or not)
   --holdout=N        test on the last N images of the training files (the
                      default when the data has no test files: none)
   --load=FILE.npz    parameters from a NumPy archive instead of initialising
@@ -40,6 +43,7 @@ Runs and times the compiled model.
                      the run, after every epoch, and on Ctrl-C (atomically)
   --dump=FILE.npz    write the parameters, inputs and outputs of the last step
   --json=FILE        write every figure of the run as JSON
+  --version          the runtime's version and the model's build
   --help             this text
 )";
 }
@@ -51,6 +55,7 @@ const ModeInfo modes[] = {
      "Forward-backward"},
     {Mode::Train, "train", "train_step", "Train"},
     {Mode::TfCnn, "tf-cnn", "train_step", "Train"},
+    {Mode::Eval, "eval", "eval", "Eval"},
 };
 
 /// "forward, forward-backward, train or tf-cnn".
@@ -156,6 +161,10 @@ bool parseArgument(const Flags &flags, int argc, char **argv, int &i,
     out.help = true;
     return true;
   }
+  if (arg == "--version") {
+    out.version = true;
+    return true;
+  }
   if (arg.rfind("--", 0) != 0) {
     error = "unexpected argument '" + arg + "' (flags are --name=value)";
     return false;
@@ -163,6 +172,10 @@ bool parseArgument(const Flags &flags, int argc, char **argv, int &i,
   size_t eq = arg.find('=');
   std::string name = arg.substr(2, eq == std::string::npos ? eq : eq - 2);
   auto flag = flags.find(name);
+  if (flag == flags.end() && name == "batch" && !out.batchHint.empty()) {
+    error = "unknown flag '--batch': " + out.batchHint;
+    return false;
+  }
   if (flag == flags.end()) {
     error = "unknown flag '--" + name + "' (--help lists them)";
     return false;

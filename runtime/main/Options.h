@@ -15,7 +15,7 @@
 namespace nnrt {
 
 /// What every step runs.
-enum class Mode { Forward, ForwardBackward, Train, TfCnn };
+enum class Mode { Forward, ForwardBackward, Train, TfCnn, Eval };
 
 struct ModeInfo {
   Mode mode;
@@ -37,7 +37,9 @@ struct Options {
   std::string dataDir;
   int64_t holdout = -1; // images held out of the training set for testing
   std::string json, load, save, dump;
-  bool help = false;
+  bool help = false, version = false;
+  /// The message for --batch, which the program cannot honour.
+  std::string batchHint;
 };
 
 /// Parses `--flag=value` (or `--flag value`) arguments. False with a

@@ -69,8 +69,10 @@ Json nnrt::runRecord(const ModelInfo &model, const Options &options,
                                                  : std::string("cpu");
   record["batch_size"] = model.batchSize;
   record["threads"] = threads;
-  record["steps"] = options.steps;
-  record["warmup"] = options.warmup;
+  // The steps that ran: --epochs sets their number (and has no warm-up),
+  // Ctrl-C may cut it short.
+  record["steps"] = static_cast<int64_t>(seconds.size());
+  record["warmup"] = options.epochs ? int64_t(0) : options.warmup;
   record["seed"] = static_cast<int64_t>(options.seed);
   record["data"] = options.data == "synthetic"
                        ? options.data

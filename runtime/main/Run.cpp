@@ -111,13 +111,17 @@ int setUpData(Run &run) {
   std::string error;
   if (!run.data.setUp(run.options, run.call, error))
     return run.fail(error);
+  if (run.options.mode == Mode::Eval && !run.data.real())
+    return run.fail("--mode=eval needs a real data set (--data=cifar10:DIR "
+                    "or mnist:DIR)",
+                    2);
   if (run.options.epochs && !run.data.real())
     return run.fail("--epochs needs a real data set (--data=cifar10:DIR or "
                     "mnist:DIR); use --steps on synthetic data",
                     2);
   // Synthetic inputs stay on the device; tf_cnn_benchmarks draws new
   // labels every step.
-  Uploads uploads = run.data.real()                  ? Uploads::EveryStep
+  Uploads uploads = run.data.real()                   ? Uploads::EveryStep
                     : run.options.mode == Mode::TfCnn ? Uploads::Labels
                                                       : Uploads::Once;
   if (run.device && (!run.device->attach(run.session, error) ||

@@ -7,6 +7,7 @@
 #include "Steps.h"
 
 #include "Entries.h"
+#include "Progress.h"
 #include "Report.h"
 #include "TfCnn.h"
 #include "Train.h"
@@ -29,6 +30,7 @@ int timeSteps(Run &run) {
     order = data.order(data.train(), /*shuffle=*/false);
   else
     data.fillSynthetic(run.call);
+  StepCounter counter(options.warmup, options.steps);
   for (int64_t i = 0; i < options.warmup + options.steps; ++i) {
     if (data.real())
       data.fill(run.call, data.train(), order, i * data.batchSize(),
@@ -37,16 +39,19 @@ int timeSteps(Run &run) {
     run.call.run();
     std::chrono::duration<double> took =
         std::chrono::steady_clock::now() - start;
+    counter.update(i + 1);
     if (i < options.warmup)
       continue;
     int64_t step = i - options.warmup;
     run.seconds.push_back(took.count());
     if (step % 10 == 0) {
+      counter.clear();
       std::printf("%s: step %lld, duration = %.3f\n", timestamp().c_str(),
                   static_cast<long long>(step), took.count());
       std::fflush(stdout);
     }
   }
+  counter.clear();
   return 0;
 }
 
@@ -69,7 +74,8 @@ int train(Run &run) {
   std::string error;
   bool hasEval = run.session.info().entryPoint("eval") &&
                  run.session.bind("eval", findEntryPoint("eval"), eval, error);
-  if (hasEval && run.device && !run.device->bind(eval, Uploads::EveryStep, error))
+  if (hasEval && run.device &&
+      !run.device->bind(eval, Uploads::EveryStep, error))
     return run.fail(error);
   if (int status = runTraining(run.options, run.call, hasEval ? &eval : nullptr,
                                run.data, run.seconds, run.training,
@@ -95,14 +101,17 @@ int nnrt::runSteps(Run &run) {
     return train(run);
   case Mode::TfCnn:
     return runTfCnn(run);
+  case Mode::Eval:
+    runEvaluation(run.call, run.data, run.seconds, run.training);
+    return 0;
   default:
     return timeSteps(run);
   }
 }
 
 void nnrt::printSummary(const Run &run) {
-  if (run.options.mode == Mode::TfCnn)
-    return; // its total closes its own lines
+  if (run.options.mode == Mode::TfCnn || run.options.mode == Mode::Eval)
+    return; // their own lines end with their totals
   Summary s = summarize(run.seconds);
   std::printf("%s: %s across %lld steps, %.3f +/- %.3f sec / batch\n",
               timestamp().c_str(), describe(run.options.mode).summary,

@@ -10,6 +10,8 @@
 
 #include "TfCnn.h"
 
+#include "Progress.h"
+
 #include "nnrt/Stats.h"
 
 #include <chrono>
@@ -132,8 +134,10 @@ int nnrt::runTfCnn(Run &run) {
   std::printf("Running warm up\n");
   std::fflush(stdout);
   double loopStart = now();
+  StepCounter counter(options.warmup, options.steps);
   for (int64_t i = 0; i < options.warmup + options.steps; ++i) {
     if (i == options.warmup) {
+      counter.clear();
       std::printf("Done warm up\nStep\tImg/sec\ttotal_loss\n");
       std::fflush(stdout);
       loopStart = now();
@@ -145,13 +149,17 @@ int nnrt::runTfCnn(Run &run) {
     double took = now() - t0;
     float loss = lossOf(run.call);
     losses.array.push_back(double(loss));
+    counter.update(i + 1);
     if (i < options.warmup)
       continue;
     run.seconds.push_back(took);
     int64_t step = i - options.warmup + 1;
-    if (step == 1 || step % kDisplayEvery == 0)
+    if (step == 1 || step % kDisplayEvery == 0) {
+      counter.clear();
       printLine(step, batch, run.seconds, loss, lines);
+    }
   }
+  counter.clear();
   double elapsed = now() - loopStart;
   std::string dashes(64, '-');
   record(run, elapsed, std::move(lines), std::move(losses));

@@ -6,13 +6,14 @@
 
 #include "Train.h"
 
+#include "Progress.h"
 #include "Report.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
-#include <unistd.h>
 
 using namespace nnrt;
 
@@ -39,19 +40,49 @@ int64_t correctOf(Call &call) {
   return t ? t->i32()[0] : 0;
 }
 
-/// Keras' progress bar, redrawn in place on a terminal.
-void progress(int64_t step, int64_t steps, double elapsed, double loss,
-              double accuracy) {
-  constexpr int kWidth = 30;
-  int done = static_cast<int>(kWidth * step / steps);
-  std::string bar(done, '=');
-  if (done < kWidth)
-    bar += '>' + std::string(kWidth - done - 1, '.');
+/// "loss: 0.1234 - accuracy: 0.5678".
+std::string figures(double loss, double accuracy) {
+  char buffer[96];
+  std::snprintf(buffer, sizeof buffer, "loss: %.4f - accuracy: %.4f", loss,
+                accuracy);
+  return buffer;
+}
+
+/// Keras' progress bar, redrawn in place on a terminal while an epoch runs.
+void progress(ProgressLine &line, int64_t step, int64_t steps, double elapsed,
+              const std::string &rest) {
   double eta = elapsed / step * (steps - step);
-  std::printf("\r%lld/%lld [%s] - ETA: %.0fs - loss: %.4f - accuracy: %.4f",
-              static_cast<long long>(step), static_cast<long long>(steps),
-              bar.c_str(), eta, loss, accuracy);
-  std::fflush(stdout);
+  line.draw(fitProgressLine(stepCount(step, steps), step, steps,
+                            "ETA: " + formatEta(eta) + " - " + rest,
+                            line.columns()));
+}
+
+/// "8s 79ms/step" (or "0s 85us/step").
+std::string timing(double took, int64_t steps) {
+  double perStep = took / steps;
+  char buffer[64];
+  if (perStep < 1e-3)
+    std::snprintf(buffer, sizeof buffer, "%.0fs %.0fus/step", took,
+                  1e6 * perStep);
+  else
+    std::snprintf(buffer, sizeof buffer, "%.0fs %.0fms/step", took,
+                  1e3 * perStep);
+  return buffer;
+}
+
+/// The epoch's last line: Keras' with the full bar on a terminal (narrower
+/// when the line would not fit otherwise), without it elsewhere.
+std::string epochLine(const ProgressLine &line, int64_t steps, double took,
+                      const std::string &rest) {
+  std::string count = stepCount(steps, steps);
+  std::string tail = " - " + timing(took, steps) + " - " + rest;
+  if (!line.active())
+    return count + tail;
+  int room = line.columns() - 1;
+  int inside = room - static_cast<int>(count.size() + tail.size()) - 3;
+  if (inside < 10)
+    inside = 30; // wrapped anyway: the full bar on the first line
+  return count + " " + progressBar(steps, steps, std::min(inside, 30)) + tail;
 }
 
 int trainEpochs(const Options &options, Call &train, Call *eval,
@@ -61,10 +92,12 @@ int trainEpochs(const Options &options, Call &train, Call *eval,
   epochs = Json::makeArray();
   int64_t batch = data.batchSize();
   int64_t steps = data.train().count() / batch;
-  bool tty = isatty(fileno(stdout));
+  record["steps_per_epoch"] = steps;
   for (int64_t epoch = 1; epoch <= options.epochs; ++epoch) {
     std::printf("Epoch %lld/%lld\n", static_cast<long long>(epoch),
                 static_cast<long long>(options.epochs));
+    std::fflush(stdout);
+    ProgressLine line;
     std::vector<int64_t> order = data.order(data.train(), /*shuffle=*/true);
     double lossSum = 0, start = now();
     int64_t correct = 0;
@@ -77,23 +110,24 @@ int trainEpochs(const Options &options, Call &train, Call *eval,
       seconds.push_back(now() - t0);
       lossSum += lossOf(train);
       correct += correctOf(train);
-      if (tty)
-        progress(s + 1, steps, now() - start, lossSum / (s + 1),
-                 double(correct) / ((s + 1) * batch));
+      if (line.due() || s + 1 == steps)
+        progress(
+            line, s + 1, steps, now() - start,
+            figures(lossSum / (s + 1), double(correct) / ((s + 1) * batch)));
     }
     double took = now() - start;
-    std::printf("%s%lld/%lld - %.0fs %.0fms/step - loss: %.4f - accuracy: "
-                "%.4f",
-                tty ? "\r" : "", static_cast<long long>(steps),
-                static_cast<long long>(steps), took, 1000 * took / steps,
-                lossSum / steps, double(correct) / (steps * batch));
+    std::string rest =
+        figures(lossSum / steps, double(correct) / (steps * batch));
     Json row;
     row["loss"] = lossSum / steps;
     row["accuracy"] = double(correct) / (steps * batch);
     row["seconds"] = took;
-    if (eval && data.test().count() >= batch) {
+    if (eval && data.test().count() > 0) {
       Evaluation e = evaluate(*eval, data, data.test());
-      std::printf(" - val_loss: %.4f - val_accuracy: %.4f", e.loss, e.accuracy);
+      char val[96];
+      std::snprintf(val, sizeof val, " - val_loss: %.4f - val_accuracy: %.4f",
+                    e.loss, e.accuracy);
+      rest += val;
       row["val_loss"] = e.loss;
       row["val_accuracy"] = e.accuracy;
       record["test_loss"] = e.loss;
@@ -101,10 +135,9 @@ int trainEpochs(const Options &options, Call &train, Call *eval,
       record["test_images"] = e.images;
     }
     epochs.array.push_back(std::move(row));
+    line.finish(epochLine(line, steps, took, rest));
     if (!checkpoint())
       return 1;
-    std::printf("\n");
-    std::fflush(stdout);
   }
   return 0;
 }
@@ -119,6 +152,7 @@ int trainSteps(const Options &options, Call &train, DataSource &data,
     order = data.order(data.train(), /*shuffle=*/true);
   else
     data.fillSynthetic(train);
+  StepCounter counter(options.warmup, options.steps);
   for (int64_t i = 0; i < options.warmup + options.steps && !stopRequested;
        ++i) {
     if (data.real())
@@ -127,11 +161,13 @@ int trainSteps(const Options &options, Call &train, DataSource &data,
     train.run();
     double took = now() - t0;
     losses.array.push_back(double(lossOf(train)));
+    counter.update(i + 1);
     if (i < options.warmup)
       continue;
     int64_t step = i - options.warmup;
     seconds.push_back(took);
     if (step % 10 == 0) {
+      counter.clear();
       std::printf("%s: step %lld, loss = %.2f (%.1f examples/sec; %.3f "
                   "sec/batch)\n",
                   timestamp().c_str(), static_cast<long long>(step),
@@ -139,27 +175,92 @@ int trainSteps(const Options &options, Call &train, DataSource &data,
       std::fflush(stdout);
     }
   }
+  counter.clear();
   return 0;
 }
 } // namespace
 
-Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set) {
+namespace {
+/// The largest divisor of `batch` that is at most `count`.
+int64_t largestDivisor(int64_t batch, int64_t count) {
+  for (int64_t d = std::min(batch, count); d > 1; --d)
+    if (batch % d == 0)
+      return d;
+  return 1;
+}
+} // namespace
+
+// The model's batch is compiled in, so the images past the last whole
+// batch run in batches of copies: `d` of them (d dividing the batch), each
+// repeated batch/d times. Evaluation is per image (dropout off, batch
+// norm on its moving statistics), so such a batch's mean loss is the mean
+// over the `d` images and its correct count batch/d times theirs. Greedy
+// divisors cover the rest in a few batches (one per set bit for a power
+// of two).
+Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set,
+                          const BatchDone &done) {
   Evaluation e;
-  int64_t batch = data.batchSize();
+  int64_t batch = data.batchSize(), count = set.count();
+  int64_t batches = count / batch;
+  for (int64_t left = count % batch; left > 0;
+       left -= largestDivisor(batch, left))
+    ++batches;
   std::vector<int64_t> order = data.order(set, /*shuffle=*/false);
-  int64_t batches = set.count() / batch, correct = 0;
-  for (int64_t b = 0; b < batches; ++b) {
-    data.fill(eval, set, order, b * batch, /*augment=*/false);
+  double lossSum = 0; // over images
+  int64_t correct = 0, first = 0;
+  for (; first + batch <= count; first += batch) {
+    data.fill(eval, set, order, first, /*augment=*/false);
+    double t0 = now();
     eval.run();
-    e.loss += lossOf(eval);
+    e.seconds.push_back(now() - t0);
+    lossSum += double(lossOf(eval)) * batch;
     correct += correctOf(eval);
+    if (done)
+      done(static_cast<int64_t>(e.seconds.size()), batches);
   }
-  e.images = batches * batch;
-  if (batches) {
-    e.loss /= batches;
-    e.accuracy = double(correct) / e.images;
+  while (first < count) {
+    int64_t d = largestDivisor(batch, count - first);
+    std::vector<int64_t> copies(batch);
+    for (int64_t b = 0; b < batch; ++b)
+      copies[b] = order[first + b % d];
+    data.fill(eval, set, copies, 0, /*augment=*/false);
+    double t0 = now();
+    eval.run();
+    e.seconds.push_back(now() - t0);
+    lossSum += double(lossOf(eval)) * d;
+    correct += correctOf(eval) / (batch / d);
+    first += d;
+    if (done)
+      done(static_cast<int64_t>(e.seconds.size()), batches);
+  }
+  e.images = count;
+  if (count) {
+    e.loss = lossSum / count;
+    e.accuracy = double(correct) / count;
   }
   return e;
+}
+
+void nnrt::runEvaluation(Call &eval, DataSource &data,
+                         std::vector<double> &seconds, Json &record) {
+  double start = now();
+  ProgressLine line;
+  Evaluation e =
+      evaluate(eval, data, data.test(), [&](int64_t step, int64_t steps) {
+        if (line.due() && step < steps)
+          line.draw(fitProgressLine(
+              stepCount(step, steps), step, steps,
+              "ETA: " + formatEta((now() - start) / step * (steps - step)),
+              line.columns()));
+      });
+  double took = now() - start;
+  int64_t batches = static_cast<int64_t>(e.seconds.size());
+  seconds = e.seconds;
+  line.finish(epochLine(line, std::max<int64_t>(batches, 1), took,
+                        figures(e.loss, e.accuracy)));
+  record["test_loss"] = e.loss;
+  record["test_accuracy"] = e.accuracy;
+  record["test_images"] = e.images;
 }
 
 bool nnrt::interrupted() { return stopRequested; }
@@ -175,8 +276,7 @@ int nnrt::runTraining(const Options &options, Call &train, Call *eval,
   std::signal(SIGINT, SIG_DFL);
   if (stopRequested)
     return status;
-  if (status == 0 && eval && data.test().count() >= data.batchSize() &&
-      !options.epochs) {
+  if (status == 0 && eval && data.test().count() > 0 && !options.epochs) {
     Evaluation e = evaluate(*eval, data, data.test());
     std::printf("%s: test loss = %.4f, accuracy = %.4f (%lld images)\n",
                 timestamp().c_str(), e.loss, e.accuracy,

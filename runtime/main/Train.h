@@ -30,12 +30,23 @@ int runTraining(const Options &options, Call &train, Call *eval,
 /// Whether Ctrl-C stopped the last training run.
 bool interrupted();
 
-/// Loss and accuracy of `eval` over the whole batches of `set`.
+/// Loss and accuracy of `eval` over every image of `set`, the last partial
+/// batch included.
 struct Evaluation {
   double loss = 0, accuracy = 0;
   int64_t images = 0;
+  std::vector<double> seconds; ///< every batch's
 };
-Evaluation evaluate(Call &eval, DataSource &data, const ImageSet &set);
+/// `done(batch, batches)` after each batch, if given.
+using BatchDone = std::function<void(int64_t, int64_t)>;
+Evaluation evaluate(Call &eval, DataSource &data, const ImageSet &set,
+                    const BatchDone &done = nullptr);
+
+/// --mode=eval: the loss and accuracy of the loaded parameters on the test
+/// set, as Keras' evaluate prints them; `record` gets them as test_loss,
+/// test_accuracy and test_images.
+void runEvaluation(Call &eval, DataSource &data, std::vector<double> &seconds,
+                   Json &record);
 
 } // namespace nnrt
 

@@ -7,6 +7,9 @@
 
 #include "Harness.h"
 
+#include "../main/Progress.h"
+
+#include "nnrt/Archive.h"
 #include "nnrt/Data.h"
 #include "nnrt/Device.h"
 #include "nnrt/Init.h"
@@ -16,6 +19,7 @@
 #include "nnrt/Session.h"
 #include "nnrt/Stats.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -481,6 +485,67 @@ void testDeviceUploads() {
 
 void runReaderTests(); // ReaderTests.cpp
 
+void testProgress() {
+  check(stepCount(7, 100) == "  7/100", "step counts are right-aligned");
+  check(stepCount(100, 100) == "100/100", "the last step count");
+  check(formatEta(7.4) == "7s" && formatEta(65) == "1:05" &&
+            formatEta(3723) == "1:02:03",
+        "ETAs as Keras writes them");
+  check(progressBar(5, 10, 10) == "[=====>....]" &&
+            progressBar(10, 10, 10) == "[==========]",
+        "the bar's arrow and full bar");
+  std::string rest = "ETA: 3s - loss: 0.1234 - accuracy: 0.5678";
+  for (int columns : {20, 40, 70, 80, 120}) {
+    std::string line =
+        fitProgressLine(stepCount(5, 100), 5, 100, rest, columns);
+    check(static_cast<int>(line.size()) <= columns - 1,
+          "a progress line fits in " + std::to_string(columns) + " columns");
+  }
+  check(fitProgressLine("5/100", 5, 100, rest, 120).find("[") !=
+            std::string::npos,
+        "a wide terminal shows the bar");
+  check(fitProgressLine("5/100", 5, 100, rest, 50).find("[") ==
+            std::string::npos,
+        "a narrow terminal drops the bar before the figures");
+  std::string final = "100/100 [==============================] - 8s "
+                      "79ms/step - loss: 0.8652 - accuracy: 0.8766";
+  check(wrapLine(final, 120) == final, "a line that fits is kept whole");
+  std::string wrapped = wrapLine(final, 50);
+  size_t start = 0, longest = 0, breaks = 0;
+  for (size_t nl; (nl = wrapped.find('\n', start)) != std::string::npos;
+       start = nl + 1, ++breaks)
+    longest = std::max(longest, nl - start);
+  longest = std::max(longest, wrapped.size() - start);
+  check(longest <= 49 && breaks == 1 &&
+            wrapped.rfind("100/100 [====", 0) == 0 &&
+            wrapped.find("\n  8s 79ms/step - loss") != std::string::npos,
+        "a long final line breaks at its separators: " + wrapped);
+}
+
+void testGunzip() {
+  // gzip.compress(b"hello\n", mtime=0), twice: two members, as `cat` joins.
+  const unsigned char member[] = {0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00,
+                                  0x00, 0x02, 0x03, 0xcb, 0x48, 0xcd, 0xc9,
+                                  0xc9, 0xe7, 0x02, 0x00, 0x20, 0x30, 0x3a,
+                                  0x36, 0x06, 0x00, 0x00, 0x00};
+  std::string one(reinterpret_cast<const char *>(member), sizeof member);
+  std::string out, error;
+  check(isGzip(one) && gunzip(one, "one.gz", out, error) && out == "hello\n",
+        "gunzip inflates a member: " + error);
+  check(gunzip(one + one, "two.gz", out, error) && out == "hello\nhello\n",
+        "gunzip inflates every member: " + error);
+  check(!gunzip(one.substr(0, 15), "cut.gz", out, error) &&
+            error == "'cut.gz' is not a complete gzip file (it ends early)",
+        "a truncated stream is an error: " + error);
+  std::vector<std::pair<std::string, std::string>> files;
+  std::string tar(1024, '\0');
+  check(readTar(tar, "empty.tar", files, error) && files.empty(),
+        "an empty tar archive has no files: " + error);
+  check(!readTar(std::string(600, 'x'), "x.tar", files, error) &&
+            error == "'x.tar' is not a tar archive (bad header at byte 0)",
+        "a file that is not a tar archive is an error: " + error);
+}
+
 int main() {
   testJson();
   testModelInfo();
@@ -497,5 +562,7 @@ int main() {
   testBenchmarkField();
   testDeviceUploads();
   runReaderTests();
+  testProgress();
+  testGunzip();
   return nnrt::test::summarize();
 }

@@ -42,16 +42,18 @@ struct ImageSet {
 
 /// Reads the CIFAR-10 binary files of `dir`: the training set
 /// (data_batch_1.bin ... data_batch_5.bin, those present, at least one) or
-/// the test set (test_batch.bin). Each record is a label byte (0..9) and
-/// 3072 pixel bytes; a file whose size is not a whole number of records, or
-/// a label out of range, is an error naming the file and record.
+/// the test set (test_batch.bin), each maybe gzipped (FILE.gz); else from
+/// the downloaded cifar-10-binary.tar.gz, `dir` itself or in it. Each record
+/// is a label byte (0..9) and 3072 pixel bytes; a file whose size is not a
+/// whole number of records, or a label out of range, is an error naming
+/// the file and record.
 bool readCifar10(const std::string &dir, bool train, ImageSet &out,
                  std::string &error);
 
-/// Reads MNIST's IDX files in `dir` (uncompressed): t10k-images-idx3-ubyte
-/// and t10k-labels-idx1-ubyte, or train-images-idx3-ubyte and
-/// train-labels-idx1-ubyte when `train` and present. Magic numbers, sizes
-/// and labels are checked.
+/// Reads MNIST's IDX files in `dir` (each FILE, or FILE.gz):
+/// t10k-images-idx3-ubyte and t10k-labels-idx1-ubyte, or
+/// train-images-idx3-ubyte and train-labels-idx1-ubyte when `train` and
+/// present. Magic numbers, sizes and labels are checked.
 bool readMnist(const std::string &dir, bool train, ImageSet &out,
                std::string &error);
 
