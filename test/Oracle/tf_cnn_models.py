@@ -19,8 +19,21 @@ global_step counted up by one.
 ResNet-50's learning rate is 0 at step 0 (its warm-up), so its step is
 taken from a checkpoint (`--load`) whose global_step is in the warm-up
 ramp, and again from one past it. Every array is compared by its change,
-so a missing update cannot pass. The models pool millions of windows, so
-some are within rounding of a tie: the closest gap is printed as a note.
+so a missing update cannot pass.
+
+With millions of activations, a few relu inputs and max-pool windows are
+within rounding of a tie in every step: float32 and float64 then route the
+gradient differently, and whole filters' updates differ by far more than
+rounding. So the program is compiled with `--tap` of the layers that decide
+those branches (every relu's output, every max pool's input), and its
+train dump holds them as the step computed them. The reference takes those
+decisions and nothing else from nnc: each relu is x * (nnc's output > 0),
+each max pool gathers the winner nnc picks from its float32 input (the
+first maximum of the window in row-major order; padding never wins), and
+the arithmetic stays float64. A decision that differs from float64's own
+must be within TIE of a tie, relative to its layer's largest magnitude
+(relu: |input|; max pool: the gap to float64's winner); a note gives their
+number and the farthest, and one farther is a MISMATCH (a forward bug).
 Prints one line per check and "N passed, N failed".
 """
 
@@ -49,6 +62,13 @@ WEIGHT_DECAY = 4e-5
 TIE = 1e-4
 
 
+def relative(distance, layer):
+    """`distance` relative to the largest magnitude in `layer` (0 when
+    the layer is all zeros, and so is the distance)."""
+    scale = float(layer.abs().max())
+    return float(distance) / scale if scale else float(distance)
+
+
 class Net:
     """The parameters of one evaluation and what it records: the batch
     statistics of each normalisation ({"conv1.bn": (mean, var, n)}), the
@@ -69,10 +89,9 @@ class Net:
         pre = y.detach()
         differ = keep != (pre > 0)
         if differ.any():
-            scale = float(pre.abs().max())
             self.taken["relu"].append(
                 (name, int(differ.sum()),
-                 float(pre[differ].abs().max()) / scale))
+                 relative(pre[differ].abs().max(), pre)))
         return y * keep.to(y.dtype)
 
     def max_pool(self, x, name, window, stride, padding):
@@ -100,11 +119,10 @@ class Net:
         own = first_max(xw.detach())
         differ = winner != own
         if differ.any():
-            scale = float(x.detach().abs().max())
             gap = (xw.detach().gather(-1, own) -
                    xw.detach().gather(-1, winner))[differ]
             self.taken["max_pool"].append(
-                (name, int(differ.sum()), float(gap.max()) / scale))
+                (name, int(differ.sum()), relative(gap.max(), x.detach())))
         return T.to_nhwc(xw.gather(-1, winner).squeeze(-1))
 
     def param(self, name, shape=None):
