@@ -375,16 +375,14 @@ LogicalResult ModelGen::finishForward() {
   return success();
 }
 
-LogicalResult
-ModelGen::collectTaps(SmallVectorImpl<Value> &results,
-                      SmallVectorImpl<std::string> &names) {
+LogicalResult ModelGen::collectTaps(SmallVectorImpl<Value> &results,
+                                    SmallVectorImpl<std::string> &names) {
   SmallVector<llvm::GlobPattern> patterns;
   for (const std::string &tap : options.taps) {
     llvm::Expected<llvm::GlobPattern> pattern = llvm::GlobPattern::create(tap);
     if (!pattern)
       return emitError(locator.get(modelStmt->loc))
-             << "--tap " << tap << ": "
-             << llvm::toString(pattern.takeError());
+             << "--tap " << tap << ": " << llvm::toString(pattern.takeError());
     patterns.push_back(std::move(*pattern));
   }
   SmallVector<bool> matched(patterns.size(), false);

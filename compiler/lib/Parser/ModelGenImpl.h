@@ -214,9 +214,8 @@ private:
   mlir::LogicalResult finishForward();
   /// Appends the outputs of the layers `options.taps` matches to `results`
   /// and their names to `names`, in the order the layers were generated.
-  mlir::LogicalResult
-  collectTaps(llvm::SmallVectorImpl<mlir::Value> &results,
-              llvm::SmallVectorImpl<std::string> &names);
+  mlir::LogicalResult collectTaps(llvm::SmallVectorImpl<mlir::Value> &results,
+                                  llvm::SmallVectorImpl<std::string> &names);
   mlir::LogicalResult genLoss();
   mlir::LogicalResult checkDefinable(llvm::StringRef name, llvm::SMLoc loc);
   /// `file:line:col` of a position, for "first defined at" notes.

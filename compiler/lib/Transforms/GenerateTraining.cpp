@@ -35,8 +35,7 @@ struct LossCopy {
 };
 
 /// The tapped layers of @forward: its results that carry a name.
-SmallVector<std::string> forwardTaps(ModuleOp module,
-                                     unsigned &numOutputs) {
+SmallVector<std::string> forwardTaps(ModuleOp module, unsigned &numOutputs) {
   SmallVector<std::string> names;
   numOutputs = 0;
   auto forward = module.lookupSymbol<func::FuncOp>("forward");
@@ -64,7 +63,8 @@ FailureOr<LossCopy> copyLoss(ModuleOp module, func::FuncOp loss,
   unsigned numOutputs;
   SmallVector<std::string> taps = forwardTaps(module, numOutputs);
   Operation *ret = copy.getBody().front().getTerminator();
-  LossCopy out{copy, ret->getOperand(0),
+  LossCopy out{copy,
+               ret->getOperand(0),
                numOutputs == 1 && forward->size() == numOutputs + taps.size()
                    ? (*forward)[0]
                    : Value(),

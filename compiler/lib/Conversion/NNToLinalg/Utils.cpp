@@ -157,9 +157,9 @@ Value channelSum(OpBuilder &b, Location loc, ValueRange tensors,
   SmallVector<Value> inputs(tensors);
   inputs.append(vectors.begin(), vectors.end());
   SmallVector<AffineMap> indexing(tensors.size(), identity(ctx, rank));
-  indexing.append(vectors.size(), AffineMap::get(rank, 0,
-                                                 getAffineDimExpr(rank - 1, ctx),
-                                                 ctx));
+  indexing.append(
+      vectors.size(),
+      AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx), ctx));
   indexing.push_back(dropAxisMap(ctx, rank, row));
   SmallVector<utils::IteratorType> iterators = parallel(rank);
   iterators[row] = utils::IteratorType::reduction;
@@ -170,10 +170,9 @@ Value channelSum(OpBuilder &b, Location loc, ValueRange tensors,
         return add(nb, l, a.back(), term(nb, l, a.drop_back()));
       },
       /*init=*/0.0);
-  return channelSumOnce(b, loc, partial, {},
-                        [](OpBuilder &, Location, ValueRange a) {
-                          return a[0];
-                        });
+  return channelSumOnce(
+      b, loc, partial, {},
+      [](OpBuilder &, Location, ValueRange a) { return a[0]; });
 }
 
 } // namespace nnc::linalg_utils
