@@ -200,13 +200,16 @@ def comparison_seed(name, cpu, path, env=None):
 
 
 def report(checks, rtol=1e-4):
-    """Prints one line per (name, got, want) check and a closing
-    "N passed, N failed" line; returns the process exit status."""
+    """Prints one line per (name, got, want) or (name, got, want, tolerance)
+    check and a closing "N passed, N failed" line; returns the process exit
+    status. A check's own tolerance, when it is not `rtol`, is printed."""
     failed = 0
-    for name, got, want in checks:
-        ok, err = close(got, want, rtol)
-        print("%s: %s (max relative error %.2e)" %
-              ("match" if ok else "MISMATCH", name, err))
+    for name, got, want, *own in checks:
+        tol = own[0] if own else rtol
+        ok, err = close(got, want, tol)
+        print("%s: %s (max relative error %.2e%s)" %
+              ("match" if ok else "MISMATCH", name, err,
+               "" if tol == rtol else ", tolerance %.2e" % tol))
         failed += not ok
     print("%d passed, %d failed" % (len(checks) - failed, failed))
     return 1 if failed else 0

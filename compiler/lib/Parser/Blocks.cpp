@@ -217,7 +217,10 @@ FailureOr<Value> ModelGen::genCall(const ast::Statement &stmt, Scope &scope) {
   if (++layerCount > options.maxLayers)
     return eval.error(stmt.nameLoc) << "the model expands to more than "
                                     << options.maxLayers << " layers";
-  return emitLayer(*this, stmt);
+  FailureOr<Value> value = emitLayer(*this, stmt);
+  if (succeeded(value))
+    layerNames.push_back(stmt.name);
+  return value;
 }
 
 FailureOr<SmallVector<std::string>>

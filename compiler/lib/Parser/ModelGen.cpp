@@ -13,6 +13,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/GlobPattern.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include <cmath>
@@ -357,6 +358,49 @@ LogicalResult ModelGen::finishForward() {
 
   warnUnused();
   warnUnusedBlocks();
+  if (options.taps.empty())
+    return success();
+
+  // Taps come after the outputs, so the loss's uses of them keep their
+  // result numbers, and do not count as uses in the warnings above.
+  unsigned numOutputs = results.size();
+  SmallVector<std::string> names;
+  if (failed(collectTaps(results, names)))
+    return failure();
+  forward.front().getTerminator()->setOperands(results);
+  forward.setType(builder.getFunctionType(forward.front().getArgumentTypes(),
+                                          ValueRange(results).getTypes()));
+  for (auto [i, name] : llvm::enumerate(names))
+    nn::setResultName(forward, numOutputs + i, name);
+  return success();
+}
+
+LogicalResult ModelGen::collectTaps(SmallVectorImpl<Value> &results,
+                                    SmallVectorImpl<std::string> &names) {
+  SmallVector<llvm::GlobPattern> patterns;
+  for (const std::string &tap : options.taps) {
+    llvm::Expected<llvm::GlobPattern> pattern = llvm::GlobPattern::create(tap);
+    if (!pattern)
+      return emitError(locator.get(modelStmt->loc))
+             << "--tap " << tap << ": " << llvm::toString(pattern.takeError());
+    patterns.push_back(std::move(*pattern));
+  }
+  SmallVector<bool> matched(patterns.size(), false);
+  for (const std::string &layer : layerNames) {
+    bool tapped = false;
+    for (auto [pattern, hit] : llvm::zip(patterns, matched))
+      if (pattern.match(layer))
+        hit = tapped = true;
+    if (!tapped)
+      continue;
+    results.push_back(tensors[layer].value);
+    names.push_back(layer);
+  }
+  for (auto [tap, hit] : llvm::zip(options.taps, matched))
+    if (!hit)
+      return emitError(locator.get(modelStmt->loc))
+             << "--tap " << tap << ": no layer of model '" << modelStmt->name
+             << "' matches";
   return success();
 }
 

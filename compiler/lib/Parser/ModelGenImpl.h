@@ -212,6 +212,10 @@ private:
   mlir::FailureOr<mlir::Attribute> genSchedule(const ast::Expr &schedule);
   mlir::LogicalResult checkComplete(mlir::Location fileLoc);
   mlir::LogicalResult finishForward();
+  /// Appends the outputs of the layers `options.taps` matches to `results`
+  /// and their names to `names`, in the order the layers were generated.
+  mlir::LogicalResult collectTaps(llvm::SmallVectorImpl<mlir::Value> &results,
+                                  llvm::SmallVectorImpl<std::string> &names);
   mlir::LogicalResult genLoss();
   mlir::LogicalResult checkDefinable(llvm::StringRef name, llvm::SMLoc loc);
   /// `file:line:col` of a position, for "first defined at" notes.
@@ -257,6 +261,9 @@ private:
   llvm::DenseSet<const ast::Statement *> deadBodyLayers;
   /// Layers generated so far, instances included.
   unsigned layerCount = 0;
+  /// The full names of the layers generated so far, in order (block
+  /// instances expanded; their own names are not layers).
+  llvm::SmallVector<std::string> layerNames;
   struct Decay {
     std::string parameter;
     double scale;

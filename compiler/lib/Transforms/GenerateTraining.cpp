@@ -24,11 +24,31 @@ using namespace mlir;
 
 namespace {
 /// A copy of @loss named `name`, with @forward inlined. `logits` is what
-/// @forward returned, when it was called once with one result.
+/// @forward returned, when it was called once with one output. The layers
+/// @forward taps (its named results, after its outputs) are returned by the
+/// copy after the loss, so they follow the layers' replacements, with their
+/// names in `tapNames`.
 struct LossCopy {
   func::FuncOp func;
   Value loss, logits, labels;
+  SmallVector<std::string> tapNames;
 };
+
+/// The tapped layers of @forward: its results that carry a name.
+SmallVector<std::string> forwardTaps(ModuleOp module, unsigned &numOutputs) {
+  SmallVector<std::string> names;
+  numOutputs = 0;
+  auto forward = module.lookupSymbol<func::FuncOp>("forward");
+  if (!forward)
+    return names;
+  for (unsigned i = 0; i < forward.getNumResults(); ++i) {
+    if (auto name = nn::getResultName(forward, i))
+      names.push_back(name.str());
+    else if (names.empty())
+      ++numOutputs;
+  }
+  return names;
+}
 
 FailureOr<LossCopy> copyLoss(ModuleOp module, func::FuncOp loss,
                              StringRef name) {
@@ -40,8 +60,20 @@ FailureOr<LossCopy> copyLoss(ModuleOp module, func::FuncOp loss,
   FailureOr<SmallVector<Value>> forward = nnc::inlineCalls(copy, "forward");
   if (failed(forward))
     return failure();
-  LossCopy out{copy, copy.getBody().front().getTerminator()->getOperand(0),
-               forward->size() == 1 ? (*forward)[0] : Value(), Value()};
+  unsigned numOutputs;
+  SmallVector<std::string> taps = forwardTaps(module, numOutputs);
+  Operation *ret = copy.getBody().front().getTerminator();
+  LossCopy out{copy,
+               ret->getOperand(0),
+               numOutputs == 1 && forward->size() == numOutputs + taps.size()
+                   ? (*forward)[0]
+                   : Value(),
+               Value(),
+               {}};
+  if (forward->size() == numOutputs + taps.size()) {
+    ret->insertOperands(1, ArrayRef(*forward).drop_front(numOutputs));
+    out.tapNames = std::move(taps);
+  }
   for (unsigned i = 0; i < copy.getNumArguments(); ++i)
     if (nn::getArgClasses(copy, i))
       out.labels = copy.getArgument(i);
@@ -308,6 +340,12 @@ struct GenerateTrainingPass
     if (correct) {
       results.push_back(correct);
       names.push_back("correct");
+    }
+    // The tapped layers as this step computed them (training forms).
+    Operation *ret = c->func.getBody().front().getTerminator();
+    for (auto [i, name] : llvm::enumerate(c->tapNames)) {
+      results.push_back(ret->getOperand(1 + i));
+      names.push_back(name);
     }
     setResults(c->func, results, names);
     return success();

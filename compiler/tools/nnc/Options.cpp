@@ -98,6 +98,14 @@ cl::opt<int64_t> batch("batch",
                                 "(same as --set batch=N)"),
                        cl::init(0), cl::cat(nncCategory));
 
+cl::list<std::string>
+    taps("tap",
+         cl::desc("@forward also returns the output of every layer these "
+                  "full names or glob patterns match (comma-separated, e.g. "
+                  "--tap='res2.*,fc6'), named after the layer; train_step "
+                  "returns them too"),
+         cl::value_desc("patterns"), cl::CommaSeparated, cl::cat(nncCategory));
+
 void printVersion(llvm::raw_ostream &os) {
   os << "nnc " << NNC_VERSION << "\n"
      << "  LLVM/MLIR " << LLVM_VERSION_STRING << "\n"
@@ -190,6 +198,13 @@ mlir::LogicalResult readOverrides(ModelOptions &model) {
   if (StringRef(inputFile).ends_with(".mlir") && !model.overrides.empty())
     return reportError("--set and --batch apply to .nn models, not .mlir "
                        "input");
+  for (const std::string &tap : taps)
+    if (tap.empty())
+      return reportError("--tap expects layer names or patterns, got an "
+                         "empty one");
+  model.taps.assign(taps.begin(), taps.end());
+  if (StringRef(inputFile).ends_with(".mlir") && !model.taps.empty())
+    return reportError("--tap applies to .nn models, not .mlir input");
   return mlir::success();
 }
 } // namespace

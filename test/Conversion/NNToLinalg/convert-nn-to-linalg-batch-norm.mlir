@@ -22,20 +22,26 @@ func.func @batch_norm(%x: tensor<2x8xf32>, %scale: tensor<8xf32>, %offset: tenso
 
 // -----
 
-// Training: per-channel sums loop over the channel first, the other axes
-// after it. The mean is the sum over n = 6; the variance is the mean of the
-// squared centred values (two passes, biased); the output normalises with
-// them.
-// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2) -> (d1, d2, d0)>
-// CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1, d2) -> (d0)>
+// Training: per-channel sums add along the rows (the axis before the
+// channel) first, then the partial sums, looping over the channel first.
+// The mean is the sum over n = 6; the variance is the mean of the squared
+// centred values (two passes, biased); the output normalises with them.
+// CHECK-DAG: #[[ALL:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[LAST:.*]] = affine_map<(d0, d1, d2) -> (d2)>
+// CHECK-DAG: #[[ROWS:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @batch_norm_train
-// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[CH]]], iterator_types = ["parallel", "reduction", "reduction"]} ins(%arg0 : tensor<2x3x4xf32>)
+// CHECK: %[[PSUM:.*]] = linalg.generic {indexing_maps = [#[[ALL]], #[[ROWS]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%arg0 : tensor<2x3x4xf32>)
+// CHECK: arith.addf
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[CH]]], iterator_types = ["parallel", "reduction"]} ins(%[[PSUM]] : tensor<2x4xf32>)
 // CHECK: arith.addf
 // CHECK: %[[MEAN:.*]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<4xf32>)
 // CHECK: arith.constant 0.166666672 : f32
-// CHECK: %[[SQ:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[CH]], #[[CH]]], iterator_types = ["parallel", "reduction", "reduction"]} ins(%arg0, %[[MEAN]] : tensor<2x3x4xf32>, tensor<4xf32>)
+// CHECK: %[[PSQ:.*]] = linalg.generic {indexing_maps = [#[[ALL]], #[[LAST]], #[[ROWS]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%arg0, %[[MEAN]] : tensor<2x3x4xf32>, tensor<4xf32>)
 // CHECK: %[[D:.*]] = arith.subf
 // CHECK-NEXT: %[[D2:.*]] = arith.mulf %[[D]], %[[D]] : f32
+// CHECK: %[[SQ:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[CH]]], iterator_types = ["parallel", "reduction"]} ins(%[[PSQ]] : tensor<2x4xf32>)
 // CHECK: %[[VAR:.*]] = linalg.generic {{.*}} ins(%[[SQ]] : tensor<4xf32>)
 // CHECK: %[[Y:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1, %arg2, %[[MEAN]], %[[VAR]] :
 // CHECK: math.rsqrt
@@ -50,9 +56,11 @@ func.func @batch_norm_train(%x: tensor<2x3x4xf32>, %scale: tensor<4xf32>, %offse
 // The gradient: offset_grad = sum(dy), scale_grad = sum(dy * xhat), and
 // dx = scale * rstd * (dy - offset_grad / n - xhat * scale_grad / n).
 // CHECK-LABEL: func.func @batch_norm_grad
-// CHECK: %[[DB:.*]] = linalg.generic {{.*}} ins(%arg4 : tensor<2x3x4xf32>)
-// CHECK: %[[DG:.*]] = linalg.generic {{.*}} ins(%arg0, %arg4, %arg2, %arg3 : tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK: %[[PDB:.*]] = linalg.generic {{.*}} ins(%arg4 : tensor<2x3x4xf32>)
+// CHECK: %[[DB:.*]] = linalg.generic {{.*}} ins(%[[PDB]] : tensor<2x4xf32>)
+// CHECK: %[[PDG:.*]] = linalg.generic {{.*}} ins(%arg0, %arg4, %arg2, %arg3 : tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>)
 // CHECK: math.rsqrt
+// CHECK: %[[DG:.*]] = linalg.generic {{.*}} ins(%[[PDG]] : tensor<2x4xf32>)
 // CHECK: %[[DX:.*]] = linalg.generic {{.*}} ins(%arg0, %arg4, %arg1, %arg2, %arg3, %[[DG]], %[[DB]] :
 // CHECK: %[[INVN:.*]] = arith.constant 0.166666672 : f32
 // CHECK: return %[[DX]], %[[DG]], %[[DB]]

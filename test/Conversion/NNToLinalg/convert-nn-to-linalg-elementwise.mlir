@@ -120,13 +120,22 @@ func.func @softmax_grad(%y: tensor<2x3x5xf32>, %dy: tensor<2x3x5xf32>) -> (tenso
 
 // -----
 
-// bias_add_grad sums dy over every axis but the channel: the channel is
-// the first loop (parallel), the others reductions.
-// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3, d0)>
-// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0)>
+// bias_add_grad sums dy over every axis but the channel: first along the
+// rows (the axis before the channel; the others parallel), then the
+// partial sums with the channel as the first loop (parallel), the others
+// reductions. No float32 accumulator adds more than a row or the rows.
+// CHECK-DAG: #[[ALL:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[ROWS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2) -> (d1, d2, d0)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2) -> (d0)>
 // CHECK-LABEL: func.func @bias_add_grad
+// CHECK: %[[ZP:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x5x4xf32>)
+// CHECK: %[[P:.*]] = linalg.generic {indexing_maps = [#[[ALL]], #[[ROWS]]], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%arg0 : tensor<2x5x5x4xf32>) outs(%[[ZP]] : tensor<2x5x4xf32>)
+// CHECK-NEXT: ^bb0(%[[V0:[^:]*]]: f32, %[[ACC0:[^:]*]]: f32):
+// CHECK-NEXT: %[[S0:.*]] = arith.addf %[[ACC0]], %[[V0]] : f32
+// CHECK-NEXT: linalg.yield %[[S0]] : f32
 // CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4xf32>)
-// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]], iterator_types = ["parallel", "reduction", "reduction", "reduction"]} ins(%arg0 : tensor<2x5x5x4xf32>) outs(%[[Z]] : tensor<4xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]], iterator_types = ["parallel", "reduction", "reduction"]} ins(%[[P]] : tensor<2x5x4xf32>) outs(%[[Z]] : tensor<4xf32>)
 // CHECK-NEXT: ^bb0(%[[V:[^:]*]]: f32, %[[ACC:[^:]*]]: f32):
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[V]] : f32
 // CHECK-NEXT: linalg.yield %[[S]] : f32

@@ -18,6 +18,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace nnc {
 
@@ -25,6 +26,11 @@ struct ModelOptions {
   /// Values that replace the model's `let` and `batch` constants
   /// (`nnc --set n=4096`, `--batch=32`).
   std::map<std::string, double> overrides;
+  /// Layers whose outputs @forward also returns, after the model's own
+  /// outputs, each named after its layer (`nnc --tap`): full layer names
+  /// or glob patterns (`res2.*`). A pattern that matches no layer is an
+  /// error.
+  std::vector<std::string> taps;
   /// The most layers a model may expand to, block instances included.
   unsigned maxLayers = 100000;
 };

@@ -117,8 +117,9 @@ static AffineMap channelLoopsToTensor(MLIRContext *ctx, unsigned rank) {
   return AffineMap::get(rank, 0, dims, ctx);
 }
 
-Value channelSum(OpBuilder &b, Location loc, ValueRange tensors,
-                 ValueRange vectors, Body term) {
+/// One per-channel sum: every axis but the channel summed in one nest.
+static Value channelSumOnce(OpBuilder &b, Location loc, ValueRange tensors,
+                            ValueRange vectors, Body term) {
   auto type = cast<RankedTensorType>(tensors[0].getType());
   unsigned rank = type.getRank();
   MLIRContext *ctx = b.getContext();
@@ -136,6 +137,42 @@ Value channelSum(OpBuilder &b, Location loc, ValueRange tensors,
         return add(nb, l, a.back(), term(nb, l, a.drop_back()));
       },
       /*init=*/0.0);
+}
+
+Value channelSum(OpBuilder &b, Location loc, ValueRange tensors,
+                 ValueRange vectors, Body term) {
+  auto type = cast<RankedTensorType>(tensors[0].getType());
+  unsigned rank = type.getRank();
+  if (rank < 3)
+    return channelSumOnce(b, loc, tensors, vectors, term);
+  // Rows first: partial sums along the axis before the channel (a row of
+  // an image), then the sum of the partials. Each float32 sum then runs
+  // over a row or over the rows, not over every element: a batch
+  // normalisation of 2 x 112 x 112 values adds 112 and 224 terms instead
+  // of 25088 in one accumulator, and its rounding error shrinks with them.
+  MLIRContext *ctx = b.getContext();
+  unsigned row = rank - 2;
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + row);
+  SmallVector<Value> inputs(tensors);
+  inputs.append(vectors.begin(), vectors.end());
+  SmallVector<AffineMap> indexing(tensors.size(), identity(ctx, rank));
+  indexing.append(
+      vectors.size(),
+      AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx), ctx));
+  indexing.push_back(dropAxisMap(ctx, rank, row));
+  SmallVector<utils::IteratorType> iterators = parallel(rank);
+  iterators[row] = utils::IteratorType::reduction;
+  Value partial = generic(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), inputs,
+      indexing, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        return add(nb, l, a.back(), term(nb, l, a.drop_back()));
+      },
+      /*init=*/0.0);
+  return channelSumOnce(
+      b, loc, partial, {},
+      [](OpBuilder &, Location, ValueRange a) { return a[0]; });
 }
 
 } // namespace nnc::linalg_utils

@@ -80,8 +80,10 @@ reduceAlong(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t axis,
 
 /// The sum over every axis but the last (per channel) of
 /// term(tensors..., vectors...), `tensors` full-shaped, `vectors` one entry
-/// per channel. The loops run over the channel first (parallel), then the
-/// other axes (reductions): bias_add_grad, batch norm's statistics.
+/// per channel: bias_add_grad, batch norm's statistics. From rank 3 up,
+/// partial sums along the axis before the channel come first (parallel over
+/// the others), then their per-channel sum; each nest runs over the channel
+/// first (parallel), then the other axes (reductions).
 mlir::Value channelSum(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::ValueRange tensors, mlir::ValueRange vectors,
                        Body term);
