@@ -11,6 +11,7 @@
 #include "nnrt/Npz.h"
 
 #include <cerrno>
+#include <cmath>
 #include <fstream>
 #include <unistd.h>
 
@@ -54,6 +55,19 @@ bool writeDump(Run &run, std::string &error) {
   return writeNpz(run.options.dump, all, error);
 }
 
+/// The first parameter holding a NaN or an infinity, or null.
+const std::string *nonFinite(const NamedTensors &parameters) {
+  for (const auto &[name, tensor] : parameters) {
+    if (tensor->type() != DType::F32)
+      continue;
+    const float *values = tensor->f32();
+    for (int64_t i = 0, e = tensor->size(); i != e; ++i)
+      if (!std::isfinite(values[i]))
+        return &name;
+  }
+  return nullptr;
+}
+
 /// --json: the run's record, with the device and the training figures.
 bool writeRecord(const Run &run, std::string &error) {
   Json record = runRecord(run.model, run.options, run.threads, run.seconds);
@@ -74,16 +88,32 @@ int nnrt::checkOutputs(const Run &run) {
   return 0;
 }
 
+bool nnrt::saveParameters(Run &run) {
+  const Options &options = run.options;
+  if (options.save.empty())
+    return true;
+  run.parametersToHost();
+  if (options.stopOnNan)
+    if (const std::string *name = nonFinite(run.session.parameters())) {
+      run.fail("parameter '" + *name + "' is not finite (NaN or infinite); '" +
+               options.save +
+               "' was not written (--on-nan=continue saves anyway)");
+      return false;
+    }
+  std::string error;
+  if (run.session.saveParameters(options.save, error))
+    return true;
+  run.fail(error);
+  return false;
+}
+
 int nnrt::writeOutputs(Run &run) {
   const Options &options = run.options;
   std::string error;
   if (!options.dump.empty() && !writeDump(run, error))
     return run.fail(error);
-  if (!options.save.empty()) {
-    run.parametersToHost();
-    if (!run.session.saveParameters(options.save, error))
-      return run.fail(error);
-  }
+  if (!saveParameters(run))
+    return 1;
   if (!options.json.empty() && !writeRecord(run, error))
     return run.fail(error);
   return 0;

@@ -17,6 +17,10 @@ namespace nnrt {
 /// to write what it computed. Returns 0, or 1 after reporting why not.
 int checkOutputs(const Run &run);
 
+/// Writes the parameters to --save, if given (refusing non-finite ones
+/// under --on-nan=stop). False after reporting why not.
+bool saveParameters(Run &run);
+
 /// Writes the output files the flags ask for. Returns 0, or 1 after
 /// reporting why not.
 int writeOutputs(Run &run);

@@ -35,6 +35,42 @@ float lossOf(Call &call) {
   return t ? t->f32()[0] : NAN;
 }
 
+/// --on-nan=stop: follows the loss of every step and stops training at
+/// the first one that is not finite (a model without a loss is not
+/// watched).
+class LossWatch {
+public:
+  LossWatch(const Options &options, Call &train)
+      : options(options), watched(options.stopOnNan &&
+                                  train.arg("output", "loss") != nullptr) {}
+
+  /// Whether training goes on after a step with `loss`; else reports where
+  /// (`where`: "step 12", "epoch 2, step 3").
+  bool check(float loss, const std::string &where) {
+    if (!watched || std::isfinite(loss)) {
+      lastGood = loss;
+      return true;
+    }
+    char good[64] = "no step had a finite loss";
+    if (std::isfinite(lastGood))
+      std::snprintf(good, sizeof good, "the last finite loss was %.4f",
+                    lastGood);
+    std::fprintf(stderr,
+                 "%s: error: the loss is %s at %s (%s); training stopped "
+                 "without saving (--on-nan=continue trains on)\n",
+                 options.program, std::isnan(loss) ? "nan" : "infinite",
+                 where.c_str(), good);
+    return false;
+  }
+
+private:
+  const Options &options;
+  bool watched;
+  float lastGood = NAN;
+};
+
+std::string stepName(int64_t step) { return "step " + std::to_string(step); }
+
 int64_t correctOf(Call &call) {
   Tensor *t = call.arg("output", "correct");
   return t ? t->i32()[0] : 0;
@@ -93,6 +129,7 @@ int trainEpochs(const Options &options, Call &train, Call *eval,
   int64_t batch = data.batchSize();
   int64_t steps = data.train().count() / batch;
   record["steps_per_epoch"] = steps;
+  LossWatch watch(options, train);
   for (int64_t epoch = 1; epoch <= options.epochs; ++epoch) {
     std::printf("Epoch %lld/%lld\n", static_cast<long long>(epoch),
                 static_cast<long long>(options.epochs));
@@ -108,6 +145,11 @@ int trainEpochs(const Options &options, Call &train, Call *eval,
       double t0 = now();
       train.run();
       seconds.push_back(now() - t0);
+      if (!watch.check(lossOf(train), "epoch " + std::to_string(epoch) +
+                                          ", " + stepName(s + 1))) {
+        line.clear();
+        return 1;
+      }
       lossSum += lossOf(train);
       correct += correctOf(train);
       if (line.due() || s + 1 == steps)
@@ -153,6 +195,7 @@ int trainSteps(const Options &options, Call &train, DataSource &data,
   else
     data.fillSynthetic(train);
   StepCounter counter(options.warmup, options.steps);
+  LossWatch watch(options, train);
   for (int64_t i = 0; i < options.warmup + options.steps && !stopRequested;
        ++i) {
     if (data.real())
@@ -161,6 +204,12 @@ int trainSteps(const Options &options, Call &train, DataSource &data,
     train.run();
     double took = now() - t0;
     losses.array.push_back(double(lossOf(train)));
+    if (!watch.check(lossOf(train), i < options.warmup
+                                        ? "warmup " + stepName(i)
+                                        : stepName(i - options.warmup))) {
+      counter.clear();
+      return 1;
+    }
     counter.update(i + 1);
     if (i < options.warmup)
       continue;

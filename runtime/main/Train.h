@@ -22,7 +22,8 @@ namespace nnrt {
 /// the per-epoch figures and the final test loss and accuracy. Returns the
 /// exit status.
 /// `checkpoint` runs after every epoch. Ctrl-C stops training after the
-/// current step (interrupted() then says so); a second Ctrl-C kills.
+/// current step (interrupted() then says so); a second Ctrl-C kills. Under --on-nan=stop a step with a NaN or infinite
+/// loss ends training with status 1.
 int runTraining(const Options &options, Call &train, Call *eval,
                 DataSource &data, std::vector<double> &seconds, Json &record,
                 const std::function<bool()> &checkpoint);
