@@ -12,6 +12,7 @@
 #include "Outputs.h"
 #include "Run.h"
 #include "Steps.h"
+#include "Train.h"
 
 #include <climits>
 #include <cstdio>
@@ -73,7 +74,10 @@ int main(int argc, char **argv) {
     return status;
   if (int status = setUp(run))
     return status;
-  if (int status = runSteps(run))
+  int status = runSteps(run);
+  if (interrupted())
+    return finishInterrupted(run, status);
+  if (status)
     return status;
   printSummary(run);
   return writeOutputs(run);

@@ -40,7 +40,8 @@ Runs and times the compiled model.
                      default when the data has no test files: none)
   --load=FILE.npz    parameters from a NumPy archive instead of initialising
   --save=FILE.npz    write the parameters (with the optimizer state) after
-                     the run, after every epoch, and on Ctrl-C (atomically)
+                     the run, after every epoch, and when Ctrl-C, SIGTERM
+                     or SIGHUP stops training (atomically)
   --on-nan=WHAT      stop (default: a NaN or infinite loss ends training
                      with exit code 1, and non-finite parameters are never
                      saved) or continue (train on)

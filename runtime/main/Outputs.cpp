@@ -7,11 +7,13 @@
 #include "Outputs.h"
 
 #include "Report.h"
+#include "Train.h"
 
 #include "nnrt/Npz.h"
 
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <fstream>
 #include <unistd.h>
 
@@ -105,6 +107,18 @@ bool nnrt::saveParameters(Run &run) {
     return true;
   run.fail(error);
   return false;
+}
+
+int nnrt::finishInterrupted(Run &run, int status) {
+  const Options &options = run.options;
+  int signal = interruptSignal();
+  run.training["interrupted"] = signal == SIGTERM  ? "SIGTERM"
+                                : signal == SIGHUP ? "SIGHUP"
+                                                   : "SIGINT";
+  std::string error;
+  if (!options.json.empty() && !writeRecord(run, error))
+    return run.fail(error);
+  return status == 130 ? 128 + signal : status;
 }
 
 int nnrt::writeOutputs(Run &run) {

@@ -18,11 +18,18 @@
 using namespace nnrt;
 
 namespace {
+/// The signal that asked training to stop, or 0.
 volatile std::sig_atomic_t stopRequested = 0;
+const int stopSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
-void onInterrupt(int) {
-  stopRequested = 1;
-  std::signal(SIGINT, SIG_DFL); // a second Ctrl-C ends the program
+void handleStopSignals(void (*handler)(int)) {
+  for (int signal : stopSignals)
+    std::signal(signal, handler);
+}
+
+void onStopSignal(int signal) {
+  stopRequested = signal;
+  handleStopSignals(SIG_DFL); // a second one ends the program
 }
 
 double now() {
@@ -312,17 +319,19 @@ void nnrt::runEvaluation(Call &eval, DataSource &data,
   record["test_images"] = e.images;
 }
 
-bool nnrt::interrupted() { return stopRequested; }
+bool nnrt::interrupted() { return stopRequested != 0; }
+
+int nnrt::interruptSignal() { return stopRequested; }
 
 int nnrt::runTraining(const Options &options, Call &train, Call *eval,
                       DataSource &data, std::vector<double> &seconds,
                       Json &record, const std::function<bool()> &checkpoint) {
-  std::signal(SIGINT, onInterrupt);
+  handleStopSignals(onStopSignal);
   int status =
       options.epochs
           ? trainEpochs(options, train, eval, data, seconds, record, checkpoint)
           : trainSteps(options, train, data, seconds, record);
-  std::signal(SIGINT, SIG_DFL);
+  handleStopSignals(SIG_DFL);
   if (stopRequested)
     return status;
   if (status == 0 && eval && data.test().count() > 0 && !options.epochs) {

@@ -21,15 +21,17 @@ namespace nnrt {
 /// Runs training; fills `seconds` with the timed steps and `record` with
 /// the per-epoch figures and the final test loss and accuracy. Returns the
 /// exit status.
-/// `checkpoint` runs after every epoch. Ctrl-C stops training after the
-/// current step (interrupted() then says so); a second Ctrl-C kills. Under --on-nan=stop a step with a NaN or infinite
+/// `checkpoint` runs after every epoch. SIGINT (Ctrl-C), SIGTERM or SIGHUP
+/// stops training after the current step (interrupted() then says so); a
+/// second one kills. Under --on-nan=stop a step with a NaN or infinite
 /// loss ends training with status 1.
 int runTraining(const Options &options, Call &train, Call *eval,
                 DataSource &data, std::vector<double> &seconds, Json &record,
                 const std::function<bool()> &checkpoint);
 
-/// Whether Ctrl-C stopped the last training run.
+/// Whether a signal stopped the last training run, and which.
 bool interrupted();
+int interruptSignal();
 
 /// Loss and accuracy of `eval` over every image of `set`, the last partial
 /// batch included.
