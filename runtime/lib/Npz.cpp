@@ -213,7 +213,7 @@ bool parseNpy(const std::string &npy, const std::string &name, Tensor &out,
     return fail(error, where + " holds " + std::to_string(have) +
                            " bytes of data; its shape " + formatShape(shape) +
                            " needs " + std::to_string(need));
-  Tensor t(type, shape);
+  Tensor t(type, shape, where);
   std::memcpy(t.data(), npy.data() + start + headerLen, t.bytes());
   out = std::move(t);
   return true;

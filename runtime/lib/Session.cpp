@@ -55,7 +55,7 @@ bool Session::open(const std::string &json, std::string &error) {
               "'; integer parameters take zeros or constant";
       return false;
     }
-    params.emplace_back(type, p.shape);
+    params.emplace_back(type, p.shape, "parameter '" + p.name + "'");
   }
   return true;
 }
@@ -195,7 +195,8 @@ bool Session::bind(const std::string &name, PackedFn fn, Call &call,
               a.dtype + ", which this runtime does not handle";
       return false;
     }
-    call.owned.emplace_back(type, a.shape);
+    call.owned.emplace_back(type, a.shape,
+                            "argument '" + a.name + "' of '" + name + "'");
     call.args.push_back(&call.owned.back());
   }
   for (Tensor *t : call.args)

@@ -16,7 +16,9 @@
 
 #include <climits>
 #include <cstdio>
+#include <exception>
 #include <malloc.h>
+#include <new>
 #include <optional>
 
 using namespace nnrt;
@@ -64,10 +66,8 @@ std::optional<int> readOptions(int argc, char **argv, Run &run) {
 }
 } // namespace
 
-int main(int argc, char **argv) {
-  keepHeapMapped();
-  Run run;
-  run.program = argv[0];
+namespace {
+int runProgram(Run &run, int argc, char **argv) {
   if (std::optional<int> status = readOptions(argc, argv, run))
     return *status;
   if (int status = checkOutputs(run))
@@ -81,4 +81,24 @@ int main(int argc, char **argv) {
     return status;
   printSummary(run);
   return writeOutputs(run);
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  keepHeapMapped();
+  Run run;
+  run.program = argc > 0 ? argv[0] : "bench";
+  // Nothing escapes as "terminate called after throwing ...": an exception
+  // ends the program with one error line and status 1.
+  try {
+    return runProgram(run, argc, argv);
+  } catch (const OutOfMemory &e) {
+    return run.fail(e.what());
+  } catch (const std::bad_alloc &) {
+    return run.fail("out of memory");
+  } catch (const std::exception &e) {
+    return run.fail(e.what());
+  } catch (...) {
+    return run.fail("unexpected exception");
+  }
 }
