@@ -8,6 +8,7 @@
 
 #include "nnrt/Npz.h"
 
+#include "nnrt/File.h"
 #include "nnrt/Model.h"
 
 #include <cctype>
@@ -18,7 +19,6 @@
 #include <iterator>
 #include <sstream>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 
@@ -267,22 +267,7 @@ bool nnrt::writeNpz(const std::string &path, const NamedTensors &arrays,
   put(zip, centralAt, 4);
   put(zip, 0, 2); // comment
 
-  std::string tmp = path + ".tmp." + std::to_string(getpid());
-  FILE *f = std::fopen(tmp.c_str(), "wb");
-  if (!f)
-    return fail(error, "cannot write '" + path + "': " + std::strerror(errno));
-  bool ok = std::fwrite(zip.data(), 1, zip.size(), f) == zip.size() &&
-            std::fflush(f) == 0 && fsync(fileno(f)) == 0;
-  int savedErrno = errno;
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    if (ok)
-      savedErrno = errno;
-    std::remove(tmp.c_str());
-    return fail(error,
-                "cannot write '" + path + "': " + std::strerror(savedErrno));
-  }
-  return true;
+  return writeFileAtomically(path, zip, error);
 }
 
 bool nnrt::readNpz(const std::string &path, std::map<std::string, Tensor> &out,

@@ -9,42 +9,17 @@
 #include "Report.h"
 #include "Train.h"
 
+#include "nnrt/File.h"
 #include "nnrt/Npz.h"
 
 #include <cerrno>
 #include <cmath>
 #include <csignal>
-#include <fstream>
 #include <unistd.h>
 
 using namespace nnrt;
 
 namespace {
-/// Whether the directory of `path` (if given) is writable.
-bool checkWritable(const std::string &path, std::string &error) {
-  if (path.empty())
-    return true;
-  size_t slash = path.rfind('/');
-  std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
-  if (dir.empty())
-    dir = "/";
-  if (access(dir.c_str(), W_OK) == 0)
-    return true;
-  error = "cannot write '" + path + "': directory '" + dir + "' " +
-          (errno == ENOENT ? "does not exist" : "is not writable");
-  return false;
-}
-
-bool writeText(const std::string &path, const std::string &text,
-               std::string &error) {
-  std::ofstream out(path);
-  if (!(out << text) || !out.flush()) {
-    error = "cannot write '" + path + "'";
-    return false;
-  }
-  return true;
-}
-
 /// --dump: the parameters, then the last step's inputs, labels and outputs.
 bool writeDump(Run &run, std::string &error) {
   run.parametersToHost();
@@ -77,7 +52,7 @@ bool writeRecord(const Run &run, std::string &error) {
     record["device"] = run.device->describe();
   for (auto &[key, value] : run.training.object)
     record[key] = value;
-  return writeText(run.options.json, formatJson(record), error);
+  return writeFileAtomically(run.options.json, formatJson(record), error);
 }
 } // namespace
 
