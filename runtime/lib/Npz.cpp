@@ -271,16 +271,18 @@ bool nnrt::writeNpz(const std::string &path, const NamedTensors &arrays,
 }
 
 bool nnrt::readNpz(const std::string &path, std::map<std::string, Tensor> &out,
-                   std::string &error) {
+                   std::string &error, const NpzFilter &wanted,
+                   std::vector<std::string> *skipped) {
   std::string zip;
   if (!readFile(path, zip, error))
     return false;
-  return readNpzBytes(zip, path, out, error);
+  return readNpzBytes(zip, path, out, error, wanted, skipped);
 }
 
 bool nnrt::readNpzBytes(const std::string &zip, const std::string &path,
-                        std::map<std::string, Tensor> &out,
-                        std::string &error) {
+                        std::map<std::string, Tensor> &out, std::string &error,
+                        const NpzFilter &wanted,
+                        std::vector<std::string> *skipped) {
   std::string bad = "'" + path + "' is not a NumPy .npz archive";
   // The end-of-central-directory record, searched from the end.
   size_t eocd = std::string::npos;
@@ -327,6 +329,14 @@ bool nnrt::readNpzBytes(const std::string &zip, const std::string &path,
       e += 4 + len;
     }
     at += 46 + nameLen + extraLen + commentLen;
+    std::string array = name; // without ".npy"
+    if (array.size() > 4 && array.compare(array.size() - 4, 4, ".npy") == 0)
+      array.resize(array.size() - 4);
+    if (wanted && !wanted(array)) {
+      if (skipped)
+        skipped->push_back(array);
+      continue;
+    }
     if (method != 0)
       return fail(error, "'" + path + "': entry '" + name +
                              "' is compressed; save with numpy.savez, not "
@@ -341,14 +351,12 @@ bool nnrt::readNpzBytes(const std::string &zip, const std::string &path,
     if (crc32(npy.data(), npy.size()) != crc)
       return fail(error, "'" + path + "': entry '" + name +
                              "' is corrupt (CRC mismatch)");
-    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".npy") == 0)
-      name.resize(name.size() - 4);
     Tensor t;
-    if (!parseNpy(npy, name, t, error)) {
+    if (!parseNpy(npy, array, t, error)) {
       error = "'" + path + "': " + error;
       return false;
     }
-    out[name] = std::move(t);
+    out[array] = std::move(t);
   }
   return true;
 }

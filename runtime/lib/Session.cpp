@@ -130,7 +130,13 @@ bool Session::saveParameters(const std::string &path,
 bool Session::loadParameters(const std::string &path, std::string &error,
                              std::vector<std::string> &ignored) {
   std::map<std::string, Tensor> arrays;
-  if (!readNpz(path, arrays, error))
+  auto isParameter = [&](const std::string &name) {
+    for (const Parameter &p : model.parameters)
+      if (p.name == name)
+        return true;
+    return false;
+  };
+  if (!readNpz(path, arrays, error, isParameter, &ignored))
     return false;
   for (size_t i = 0; i < params.size(); ++i) {
     const Parameter &p = model.parameters[i];
@@ -159,10 +165,7 @@ bool Session::loadParameters(const std::string &path, std::string &error,
   for (size_t i = 0; i < params.size(); ++i) {
     Tensor &from = arrays[model.parameters[i].name];
     std::memcpy(params[i].data(), from.data(), from.bytes());
-    arrays.erase(model.parameters[i].name);
   }
-  for (const auto &[name, tensor] : arrays)
-    ignored.push_back(name);
   return true;
 }
 
