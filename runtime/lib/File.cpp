@@ -101,8 +101,8 @@ bool nnrt::writeFileAtomically(const std::string &path, const std::string &data,
   if (fd < 0)
     return fail(error, path, std::strerror(errno));
   struct stat old;
-  bool ok = stat(target.c_str(), &old) != 0 ||
-            fchmod(fd, old.st_mode & 07777) == 0;
+  bool ok =
+      stat(target.c_str(), &old) != 0 || fchmod(fd, old.st_mode & 07777) == 0;
   ok = ok && writeAll(fd, data);
   int savedErrno = errno;
   if (close(fd) != 0 && ok) {

@@ -48,8 +48,8 @@ float lossOf(Call &call) {
 class LossWatch {
 public:
   LossWatch(const Options &options, Call &train)
-      : options(options), watched(options.stopOnNan &&
-                                  train.arg("output", "loss") != nullptr) {}
+      : options(options),
+        watched(options.stopOnNan && train.arg("output", "loss") != nullptr) {}
 
   /// Whether training goes on after a step with `loss`; else reports where
   /// (`where`: "step 12", "epoch 2, step 3").
@@ -152,8 +152,8 @@ int trainEpochs(const Options &options, Call &train, Call *eval,
       double t0 = now();
       train.run();
       seconds.push_back(now() - t0);
-      if (!watch.check(lossOf(train), "epoch " + std::to_string(epoch) +
-                                          ", " + stepName(s + 1))) {
+      if (!watch.check(lossOf(train), "epoch " + std::to_string(epoch) + ", " +
+                                          stepName(s + 1))) {
         line.clear();
         return 1;
       }
