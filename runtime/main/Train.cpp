@@ -42,40 +42,6 @@ float lossOf(Call &call) {
   return t ? t->f32()[0] : NAN;
 }
 
-/// --on-nan=stop: follows the loss of every step and stops training at
-/// the first one that is not finite (a model without a loss is not
-/// watched).
-class LossWatch {
-public:
-  LossWatch(const Options &options, Call &train)
-      : options(options),
-        watched(options.stopOnNan && train.arg("output", "loss") != nullptr) {}
-
-  /// Whether training goes on after a step with `loss`; else reports where
-  /// (`where`: "step 12", "epoch 2, step 3").
-  bool check(float loss, const std::string &where) {
-    if (!watched || std::isfinite(loss)) {
-      lastGood = loss;
-      return true;
-    }
-    char good[64] = "no step had a finite loss";
-    if (std::isfinite(lastGood))
-      std::snprintf(good, sizeof good, "the last finite loss was %.4f",
-                    lastGood);
-    std::fprintf(stderr,
-                 "%s: error: the loss is %s at %s (%s); training stopped "
-                 "without saving (--on-nan=continue trains on)\n",
-                 options.program, std::isnan(loss) ? "nan" : "infinite",
-                 where.c_str(), good);
-    return false;
-  }
-
-private:
-  const Options &options;
-  bool watched;
-  float lastGood = NAN;
-};
-
 std::string stepName(int64_t step) { return "step " + std::to_string(step); }
 
 int64_t correctOf(Call &call) {
@@ -317,6 +283,26 @@ void nnrt::runEvaluation(Call &eval, DataSource &data,
   record["test_loss"] = e.loss;
   record["test_accuracy"] = e.accuracy;
   record["test_images"] = e.images;
+}
+
+LossWatch::LossWatch(const Options &options, Call &train)
+    : options(options),
+      watched(options.stopOnNan && train.arg("output", "loss") != nullptr) {}
+
+bool LossWatch::check(float loss, const std::string &where) {
+  if (!watched || std::isfinite(loss)) {
+    lastGood = loss;
+    return true;
+  }
+  char good[64] = "no step had a finite loss";
+  if (std::isfinite(lastGood))
+    std::snprintf(good, sizeof good, "the last finite loss was %.4f", lastGood);
+  std::fprintf(stderr,
+               "%s: error: the loss is %s at %s (%s); training stopped "
+               "without saving (--on-nan=continue trains on)\n",
+               options.program, std::isnan(loss) ? "nan" : "infinite",
+               where.c_str(), good);
+  return false;
 }
 
 bool nnrt::interrupted() { return stopRequested != 0; }

@@ -13,7 +13,9 @@
 
 #include "nnrt/Json.h"
 
+#include <cmath>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace nnrt {
@@ -28,6 +30,22 @@ namespace nnrt {
 int runTraining(const Options &options, Call &train, Call *eval,
                 DataSource &data, std::vector<double> &seconds, Json &record,
                 const std::function<bool()> &checkpoint);
+
+/// --on-nan=stop: follows the loss of every training step and stops
+/// training at the first one that is not finite (a model without a loss is
+/// not watched).
+class LossWatch {
+public:
+  LossWatch(const Options &options, Call &train);
+  /// Whether training goes on after a step with `loss`; else reports where
+  /// (`where`: "step 12", "epoch 2, step 3") and the last finite loss.
+  bool check(float loss, const std::string &where);
+
+private:
+  const Options &options;
+  bool watched;
+  float lastGood = NAN;
+};
 
 /// Whether a signal stopped the last training run, and which.
 bool interrupted();
