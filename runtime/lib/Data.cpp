@@ -96,7 +96,8 @@ static bool endsWith(const std::string &s, const std::string &tail) {
 /// them in cifar-10-batches-bin/), in order.
 static bool readCifar10Archive(const std::string &path,
                                const std::vector<std::string> &names,
-                               ImageSet &out, std::string &error) {
+                               ImageSet &out, std::string &error,
+                               bool *absent) {
   std::string bytes;
   std::vector<std::pair<std::string, std::string>> files;
   if (!readFileBytes(path, bytes, error) || !readTar(bytes, path, files, error))
@@ -114,6 +115,8 @@ static bool readCifar10Archive(const std::string &path,
     return true;
   error = "'" + path + "' holds no " + names.front() +
           " (is it CIFAR-10's binary version, cifar-10-binary.tar.gz?)";
+  if (absent)
+    *absent = true;
   return false;
 }
 
@@ -136,8 +139,10 @@ static std::string cifar10Missing(const std::string &dir, bool train) {
 }
 
 bool nnrt::readCifar10(const std::string &dir, bool train, ImageSet &out,
-                       std::string &error) {
+                       std::string &error, bool *absent) {
   out = ImageSet();
+  if (absent)
+    *absent = false;
   std::vector<std::string> names;
   if (train)
     for (int i = 1; i <= 5; ++i)
@@ -146,7 +151,7 @@ bool nnrt::readCifar10(const std::string &dir, bool train, ImageSet &out,
     names.push_back("test_batch.bin");
   // The downloaded archive, given itself or lying in the directory.
   if (fileExists(dir))
-    return readCifar10Archive(dir, names, out, error);
+    return readCifar10Archive(dir, names, out, error, absent);
   int found = 0;
   for (const std::string &name : names) {
     std::string path = findFile(dir + "/" + name), bytes;
@@ -161,8 +166,10 @@ bool nnrt::readCifar10(const std::string &dir, bool train, ImageSet &out,
     return true;
   std::string archive = dir + "/cifar-10-binary.tar.gz";
   if (fileExists(archive))
-    return readCifar10Archive(archive, names, out, error);
+    return readCifar10Archive(archive, names, out, error, absent);
   error = cifar10Missing(dir, train);
+  if (absent)
+    *absent = true;
   return false;
 }
 

@@ -8,6 +8,7 @@
 
 #include "nnrt/Npz.h"
 
+#include "nnrt/File.h"
 #include "nnrt/Model.h"
 
 #include <cctype>
@@ -18,7 +19,6 @@
 #include <iterator>
 #include <sstream>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 
@@ -213,7 +213,7 @@ bool parseNpy(const std::string &npy, const std::string &name, Tensor &out,
     return fail(error, where + " holds " + std::to_string(have) +
                            " bytes of data; its shape " + formatShape(shape) +
                            " needs " + std::to_string(need));
-  Tensor t(type, shape);
+  Tensor t(type, shape, where);
   std::memcpy(t.data(), npy.data() + start + headerLen, t.bytes());
   out = std::move(t);
   return true;
@@ -267,35 +267,22 @@ bool nnrt::writeNpz(const std::string &path, const NamedTensors &arrays,
   put(zip, centralAt, 4);
   put(zip, 0, 2); // comment
 
-  std::string tmp = path + ".tmp." + std::to_string(getpid());
-  FILE *f = std::fopen(tmp.c_str(), "wb");
-  if (!f)
-    return fail(error, "cannot write '" + path + "': " + std::strerror(errno));
-  bool ok = std::fwrite(zip.data(), 1, zip.size(), f) == zip.size() &&
-            std::fflush(f) == 0 && fsync(fileno(f)) == 0;
-  int savedErrno = errno;
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    if (ok)
-      savedErrno = errno;
-    std::remove(tmp.c_str());
-    return fail(error,
-                "cannot write '" + path + "': " + std::strerror(savedErrno));
-  }
-  return true;
+  return writeFileAtomically(path, zip, error);
 }
 
 bool nnrt::readNpz(const std::string &path, std::map<std::string, Tensor> &out,
-                   std::string &error) {
+                   std::string &error, const NpzFilter &wanted,
+                   std::vector<std::string> *skipped) {
   std::string zip;
   if (!readFile(path, zip, error))
     return false;
-  return readNpzBytes(zip, path, out, error);
+  return readNpzBytes(zip, path, out, error, wanted, skipped);
 }
 
 bool nnrt::readNpzBytes(const std::string &zip, const std::string &path,
-                        std::map<std::string, Tensor> &out,
-                        std::string &error) {
+                        std::map<std::string, Tensor> &out, std::string &error,
+                        const NpzFilter &wanted,
+                        std::vector<std::string> *skipped) {
   std::string bad = "'" + path + "' is not a NumPy .npz archive";
   // The end-of-central-directory record, searched from the end.
   size_t eocd = std::string::npos;
@@ -342,6 +329,14 @@ bool nnrt::readNpzBytes(const std::string &zip, const std::string &path,
       e += 4 + len;
     }
     at += 46 + nameLen + extraLen + commentLen;
+    std::string array = name; // without ".npy"
+    if (array.size() > 4 && array.compare(array.size() - 4, 4, ".npy") == 0)
+      array.resize(array.size() - 4);
+    if (wanted && !wanted(array)) {
+      if (skipped)
+        skipped->push_back(array);
+      continue;
+    }
     if (method != 0)
       return fail(error, "'" + path + "': entry '" + name +
                              "' is compressed; save with numpy.savez, not "
@@ -356,14 +351,12 @@ bool nnrt::readNpzBytes(const std::string &zip, const std::string &path,
     if (crc32(npy.data(), npy.size()) != crc)
       return fail(error, "'" + path + "': entry '" + name +
                              "' is corrupt (CRC mismatch)");
-    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".npy") == 0)
-      name.resize(name.size() - 4);
     Tensor t;
-    if (!parseNpy(npy, name, t, error)) {
+    if (!parseNpy(npy, array, t, error)) {
       error = "'" + path + "': " + error;
       return false;
     }
-    out[name] = std::move(t);
+    out[array] = std::move(t);
   }
   return true;
 }

@@ -55,7 +55,7 @@ bool Session::open(const std::string &json, std::string &error) {
               "'; integer parameters take zeros or constant";
       return false;
     }
-    params.emplace_back(type, p.shape);
+    params.emplace_back(type, p.shape, "parameter '" + p.name + "'");
   }
   return true;
 }
@@ -130,7 +130,13 @@ bool Session::saveParameters(const std::string &path,
 bool Session::loadParameters(const std::string &path, std::string &error,
                              std::vector<std::string> &ignored) {
   std::map<std::string, Tensor> arrays;
-  if (!readNpz(path, arrays, error))
+  auto isParameter = [&](const std::string &name) {
+    for (const Parameter &p : model.parameters)
+      if (p.name == name)
+        return true;
+    return false;
+  };
+  if (!readNpz(path, arrays, error, isParameter, &ignored))
     return false;
   for (size_t i = 0; i < params.size(); ++i) {
     const Parameter &p = model.parameters[i];
@@ -159,10 +165,7 @@ bool Session::loadParameters(const std::string &path, std::string &error,
   for (size_t i = 0; i < params.size(); ++i) {
     Tensor &from = arrays[model.parameters[i].name];
     std::memcpy(params[i].data(), from.data(), from.bytes());
-    arrays.erase(model.parameters[i].name);
   }
-  for (const auto &[name, tensor] : arrays)
-    ignored.push_back(name);
   return true;
 }
 
@@ -195,7 +198,8 @@ bool Session::bind(const std::string &name, PackedFn fn, Call &call,
               a.dtype + ", which this runtime does not handle";
       return false;
     }
-    call.owned.emplace_back(type, a.shape);
+    call.owned.emplace_back(type, a.shape,
+                            "argument '" + a.name + "' of '" + name + "'");
     call.args.push_back(&call.owned.back());
   }
   for (Tensor *t : call.args)

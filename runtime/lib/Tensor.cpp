@@ -6,6 +6,7 @@
 
 #include "nnrt/Tensor.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -40,13 +41,19 @@ size_t nnrt::elementSize(DType type) { return type == DType::I64 ? 8 : 4; }
 
 void Tensor::Free::operator()(void *p) const { std::free(p); }
 
-Tensor::Tensor(DType type, Shape shape)
+OutOfMemory::OutOfMemory(size_t bytes, const std::string &what) {
+  char size[64];
+  std::snprintf(size, sizeof size, "%.1f MiB", bytes / (1024.0 * 1024.0));
+  message = std::string("out of memory allocating ") + size + " for " + what;
+}
+
+Tensor::Tensor(DType type, Shape shape, const std::string &what)
     : dtype(type), dims(std::move(shape)), count(elementCount(dims)) {
   constexpr size_t kAlign = 64;
   size_t size = (bytes() + kAlign - 1) / kAlign * kAlign;
   void *p = std::aligned_alloc(kAlign, size ? size : kAlign);
   if (!p)
-    throw std::bad_alloc();
+    throw OutOfMemory(bytes(), what);
   std::memset(p, 0, size);
   storage.reset(p);
 

@@ -56,9 +56,15 @@ bool DataSource::setUp(const Options &options, Call &call, std::string &error) {
     }
     splitImages(trainSet, trainSet.count() - options.holdout, testSet);
   } else if (options.data == "cifar10") {
-    std::string ignored;
-    if (!readCifar10(options.dataDir, /*train=*/false, testSet, ignored))
+    // No test files: no test set; damaged ones: an error, as for training.
+    bool absent;
+    if (!readCifar10(options.dataDir, /*train=*/false, testSet, error,
+                     &absent)) {
+      if (!absent)
+        return false;
       testSet = ImageSet();
+      error.clear();
+    }
   }
   if (trainSet.count() < batch) {
     error = "the data has " + std::to_string(trainSet.count()) +

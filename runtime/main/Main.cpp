@@ -12,10 +12,13 @@
 #include "Outputs.h"
 #include "Run.h"
 #include "Steps.h"
+#include "Train.h"
 
 #include <climits>
 #include <cstdio>
+#include <exception>
 #include <malloc.h>
+#include <new>
 #include <optional>
 
 using namespace nnrt;
@@ -63,18 +66,39 @@ std::optional<int> readOptions(int argc, char **argv, Run &run) {
 }
 } // namespace
 
-int main(int argc, char **argv) {
-  keepHeapMapped();
-  Run run;
-  run.program = argv[0];
+namespace {
+int runProgram(Run &run, int argc, char **argv) {
   if (std::optional<int> status = readOptions(argc, argv, run))
     return *status;
   if (int status = checkOutputs(run))
     return status;
   if (int status = setUp(run))
     return status;
-  if (int status = runSteps(run))
+  int status = runSteps(run);
+  if (interrupted())
+    return finishInterrupted(run, status);
+  if (status)
     return status;
   printSummary(run);
   return writeOutputs(run);
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  keepHeapMapped();
+  Run run;
+  run.program = argc > 0 ? argv[0] : "bench";
+  // Nothing escapes as "terminate called after throwing ...": an exception
+  // ends the program with one error line and status 1.
+  try {
+    return runProgram(run, argc, argv);
+  } catch (const OutOfMemory &e) {
+    return run.fail(e.what());
+  } catch (const std::bad_alloc &) {
+    return run.fail("out of memory");
+  } catch (const std::exception &e) {
+    return run.fail(e.what());
+  } catch (...) {
+    return run.fail("unexpected exception");
+  }
 }

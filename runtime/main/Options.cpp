@@ -40,7 +40,11 @@ Runs and times the compiled model.
                      default when the data has no test files: none)
   --load=FILE.npz    parameters from a NumPy archive instead of initialising
   --save=FILE.npz    write the parameters (with the optimizer state) after
-                     the run, after every epoch, and on Ctrl-C (atomically)
+                     the run, after every epoch, and when Ctrl-C, SIGTERM
+                     or SIGHUP stops training (atomically)
+  --on-nan=WHAT      stop (default: a NaN or infinite loss ends training
+                     with exit code 1, and non-finite parameters are never
+                     saved) or continue (train on)
   --dump=FILE.npz    write the parameters, inputs and outputs of the last step
   --json=FILE        write every figure of the run as JSON
   --version          the runtime's version and the model's build
@@ -89,6 +93,13 @@ bool readMode(const std::string &value, Options &out) {
       return true;
     }
   return false;
+}
+
+bool readOnNan(const std::string &value, Options &out) {
+  if (value != "stop" && value != "continue")
+    return false;
+  out.stopOnNan = value == "stop";
+  return true;
 }
 
 bool readData(const std::string &value, Options &out) {
@@ -145,6 +156,7 @@ Flags flagsFor(Options &out) {
       {"seed", {integer(0, INT64_MAX, out.seed), "an integer >= 0"}},
       {"data", {with(readData), "synthetic, cifar10:DIR or mnist:DIR"}},
       {"holdout", {integer(0, kMax, out.holdout), "an integer >= 0"}},
+      {"on-nan", {with(readOnNan), "stop or continue"}},
       {"load", {text(out.load), "a file name"}},
       {"save", {text(out.save), "a file name"}},
       {"dump", {text(out.dump), "a file name"}},
@@ -207,6 +219,8 @@ const ModeInfo &nnrt::describe(Mode mode) {
 bool nnrt::parseOptions(int argc, char **argv, Options &out,
                         std::string &error) {
   Flags flags = flagsFor(out);
+  if (argc > 0)
+    out.program = argv[0];
   for (int i = 1; i < argc; ++i)
     if (!parseArgument(flags, argc, argv, i, out, error))
       return false;

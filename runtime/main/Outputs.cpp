@@ -7,41 +7,19 @@
 #include "Outputs.h"
 
 #include "Report.h"
+#include "Train.h"
 
+#include "nnrt/File.h"
 #include "nnrt/Npz.h"
 
 #include <cerrno>
-#include <fstream>
+#include <cmath>
+#include <csignal>
 #include <unistd.h>
 
 using namespace nnrt;
 
 namespace {
-/// Whether the directory of `path` (if given) is writable.
-bool checkWritable(const std::string &path, std::string &error) {
-  if (path.empty())
-    return true;
-  size_t slash = path.rfind('/');
-  std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
-  if (dir.empty())
-    dir = "/";
-  if (access(dir.c_str(), W_OK) == 0)
-    return true;
-  error = "cannot write '" + path + "': directory '" + dir + "' " +
-          (errno == ENOENT ? "does not exist" : "is not writable");
-  return false;
-}
-
-bool writeText(const std::string &path, const std::string &text,
-               std::string &error) {
-  std::ofstream out(path);
-  if (!(out << text) || !out.flush()) {
-    error = "cannot write '" + path + "'";
-    return false;
-  }
-  return true;
-}
-
 /// --dump: the parameters, then the last step's inputs, labels and outputs.
 bool writeDump(Run &run, std::string &error) {
   run.parametersToHost();
@@ -54,6 +32,19 @@ bool writeDump(Run &run, std::string &error) {
   return writeNpz(run.options.dump, all, error);
 }
 
+/// The first parameter holding a NaN or an infinity, or null.
+const std::string *nonFinite(const NamedTensors &parameters) {
+  for (const auto &[name, tensor] : parameters) {
+    if (tensor->type() != DType::F32)
+      continue;
+    const float *values = tensor->f32();
+    for (int64_t i = 0, e = tensor->size(); i != e; ++i)
+      if (!std::isfinite(values[i]))
+        return &name;
+  }
+  return nullptr;
+}
+
 /// --json: the run's record, with the device and the training figures.
 bool writeRecord(const Run &run, std::string &error) {
   Json record = runRecord(run.model, run.options, run.threads, run.seconds);
@@ -61,7 +52,7 @@ bool writeRecord(const Run &run, std::string &error) {
     record["device"] = run.device->describe();
   for (auto &[key, value] : run.training.object)
     record[key] = value;
-  return writeText(run.options.json, formatJson(record), error);
+  return writeFileAtomically(run.options.json, formatJson(record), error);
 }
 } // namespace
 
@@ -74,16 +65,44 @@ int nnrt::checkOutputs(const Run &run) {
   return 0;
 }
 
+bool nnrt::saveParameters(Run &run) {
+  const Options &options = run.options;
+  if (options.save.empty())
+    return true;
+  run.parametersToHost();
+  if (options.stopOnNan)
+    if (const std::string *name = nonFinite(run.session.parameters())) {
+      run.fail("parameter '" + *name + "' is not finite (NaN or infinite); '" +
+               options.save +
+               "' was not written (--on-nan=continue saves anyway)");
+      return false;
+    }
+  std::string error;
+  if (run.session.saveParameters(options.save, error))
+    return true;
+  run.fail(error);
+  return false;
+}
+
+int nnrt::finishInterrupted(Run &run, int status) {
+  const Options &options = run.options;
+  int signal = interruptSignal();
+  run.training["interrupted"] = signal == SIGTERM  ? "SIGTERM"
+                                : signal == SIGHUP ? "SIGHUP"
+                                                   : "SIGINT";
+  std::string error;
+  if (!options.json.empty() && !writeRecord(run, error))
+    return run.fail(error);
+  return status == 130 ? 128 + signal : status;
+}
+
 int nnrt::writeOutputs(Run &run) {
   const Options &options = run.options;
   std::string error;
   if (!options.dump.empty() && !writeDump(run, error))
     return run.fail(error);
-  if (!options.save.empty()) {
-    run.parametersToHost();
-    if (!run.session.saveParameters(options.save, error))
-      return run.fail(error);
-  }
+  if (!saveParameters(run))
+    return 1;
   if (!options.json.empty() && !writeRecord(run, error))
     return run.fail(error);
   return 0;

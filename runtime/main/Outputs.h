@@ -17,6 +17,15 @@ namespace nnrt {
 /// to write what it computed. Returns 0, or 1 after reporting why not.
 int checkOutputs(const Run &run);
 
+/// Writes the parameters to --save, if given (refusing non-finite ones
+/// under --on-nan=stop). False after reporting why not.
+bool saveParameters(Run &run);
+
+/// After a signal stopped training (`status`: the training's): writes
+/// --json with what was done. Returns 128 + the signal's number, or 1 after
+/// reporting a failure.
+int finishInterrupted(Run &run, int status);
+
 /// Writes the output files the flags ask for. Returns 0, or 1 after
 /// reporting why not.
 int writeOutputs(Run &run);

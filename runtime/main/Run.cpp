@@ -108,6 +108,17 @@ int setUpData(Run &run) {
     return run.fail("--mode=tf-cnn trains on synthetic data; drop --data or "
                     "use --mode=train",
                     2);
+  int64_t holdout = run.options.holdout, batch = run.model.batchSize;
+  if (holdout >= 0 && run.options.data == "synthetic")
+    return run.fail("--holdout holds out images of a real data set "
+                    "(--data=cifar10:DIR or mnist:DIR)",
+                    2);
+  if (holdout > 0 && holdout < batch)
+    return run.fail("--holdout=" + std::to_string(holdout) +
+                        " is less than one batch (" + std::to_string(batch) +
+                        " images); hold out at least a batch, or 0 for no "
+                        "test set",
+                    2);
   std::string error;
   if (!run.data.setUp(run.options, run.call, error))
     return run.fail(error);

@@ -7,6 +7,7 @@
 #include "Steps.h"
 
 #include "Entries.h"
+#include "Outputs.h"
 #include "Progress.h"
 #include "Report.h"
 #include "TfCnn.h"
@@ -55,18 +56,6 @@ int timeSteps(Run &run) {
   return 0;
 }
 
-/// Writes the parameters to --save, if given.
-bool checkpoint(Run &run) {
-  if (run.options.save.empty())
-    return true;
-  run.parametersToHost();
-  std::string error;
-  if (run.session.saveParameters(run.options.save, error))
-    return true;
-  run.fail(error);
-  return false;
-}
-
 /// --mode=train: the training loop, with the eval entry point (when the
 /// model has one) for the test images.
 int train(Run &run) {
@@ -79,12 +68,12 @@ int train(Run &run) {
     return run.fail(error);
   if (int status = runTraining(run.options, run.call, hasEval ? &eval : nullptr,
                                run.data, run.seconds, run.training,
-                               [&] { return checkpoint(run); }))
+                               [&] { return saveParameters(run); }))
     return status;
   if (!interrupted())
     return 0;
   std::printf("\n");
-  if (!checkpoint(run))
+  if (!saveParameters(run))
     return 1;
   std::string saved = run.options.save.empty()
                           ? ""

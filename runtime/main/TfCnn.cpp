@@ -11,6 +11,7 @@
 #include "TfCnn.h"
 
 #include "Progress.h"
+#include "Train.h"
 
 #include "nnrt/Stats.h"
 
@@ -135,6 +136,7 @@ int nnrt::runTfCnn(Run &run) {
   std::fflush(stdout);
   double loopStart = now();
   StepCounter counter(options.warmup, options.steps);
+  LossWatch watch(options, run.call);
   for (int64_t i = 0; i < options.warmup + options.steps; ++i) {
     if (i == options.warmup) {
       counter.clear();
@@ -149,11 +151,17 @@ int nnrt::runTfCnn(Run &run) {
     double took = now() - t0;
     float loss = lossOf(run.call);
     losses.array.push_back(double(loss));
+    int64_t step = i - options.warmup + 1;
+    if (!watch.check(loss, i < options.warmup
+                               ? "warmup step " + std::to_string(i + 1)
+                               : "step " + std::to_string(step))) {
+      counter.clear();
+      return 1;
+    }
     counter.update(i + 1);
     if (i < options.warmup)
       continue;
     run.seconds.push_back(took);
-    int64_t step = i - options.warmup + 1;
     if (step == 1 || step % kDisplayEvery == 0) {
       counter.clear();
       printLine(step, batch, run.seconds, loss, lines);

@@ -18,11 +18,18 @@
 using namespace nnrt;
 
 namespace {
+/// The signal that asked training to stop, or 0.
 volatile std::sig_atomic_t stopRequested = 0;
+const int stopSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
-void onInterrupt(int) {
-  stopRequested = 1;
-  std::signal(SIGINT, SIG_DFL); // a second Ctrl-C ends the program
+void handleStopSignals(void (*handler)(int)) {
+  for (int signal : stopSignals)
+    std::signal(signal, handler);
+}
+
+void onStopSignal(int signal) {
+  stopRequested = signal;
+  handleStopSignals(SIG_DFL); // a second one ends the program
 }
 
 double now() {
@@ -34,6 +41,8 @@ float lossOf(Call &call) {
   Tensor *t = call.arg("output", "loss");
   return t ? t->f32()[0] : NAN;
 }
+
+std::string stepName(int64_t step) { return "step " + std::to_string(step); }
 
 int64_t correctOf(Call &call) {
   Tensor *t = call.arg("output", "correct");
@@ -93,6 +102,7 @@ int trainEpochs(const Options &options, Call &train, Call *eval,
   int64_t batch = data.batchSize();
   int64_t steps = data.train().count() / batch;
   record["steps_per_epoch"] = steps;
+  LossWatch watch(options, train);
   for (int64_t epoch = 1; epoch <= options.epochs; ++epoch) {
     std::printf("Epoch %lld/%lld\n", static_cast<long long>(epoch),
                 static_cast<long long>(options.epochs));
@@ -108,6 +118,11 @@ int trainEpochs(const Options &options, Call &train, Call *eval,
       double t0 = now();
       train.run();
       seconds.push_back(now() - t0);
+      if (!watch.check(lossOf(train), "epoch " + std::to_string(epoch) + ", " +
+                                          stepName(s + 1))) {
+        line.clear();
+        return 1;
+      }
       lossSum += lossOf(train);
       correct += correctOf(train);
       if (line.due() || s + 1 == steps)
@@ -153,6 +168,7 @@ int trainSteps(const Options &options, Call &train, DataSource &data,
   else
     data.fillSynthetic(train);
   StepCounter counter(options.warmup, options.steps);
+  LossWatch watch(options, train);
   for (int64_t i = 0; i < options.warmup + options.steps && !stopRequested;
        ++i) {
     if (data.real())
@@ -161,6 +177,12 @@ int trainSteps(const Options &options, Call &train, DataSource &data,
     train.run();
     double took = now() - t0;
     losses.array.push_back(double(lossOf(train)));
+    if (!watch.check(lossOf(train), i < options.warmup
+                                        ? "warmup " + stepName(i)
+                                        : stepName(i - options.warmup))) {
+      counter.clear();
+      return 1;
+    }
     counter.update(i + 1);
     if (i < options.warmup)
       continue;
@@ -263,17 +285,39 @@ void nnrt::runEvaluation(Call &eval, DataSource &data,
   record["test_images"] = e.images;
 }
 
-bool nnrt::interrupted() { return stopRequested; }
+LossWatch::LossWatch(const Options &options, Call &train)
+    : options(options),
+      watched(options.stopOnNan && train.arg("output", "loss") != nullptr) {}
+
+bool LossWatch::check(float loss, const std::string &where) {
+  if (!watched || std::isfinite(loss)) {
+    lastGood = loss;
+    return true;
+  }
+  char good[64] = "no step had a finite loss";
+  if (std::isfinite(lastGood))
+    std::snprintf(good, sizeof good, "the last finite loss was %.4f", lastGood);
+  std::fprintf(stderr,
+               "%s: error: the loss is %s at %s (%s); training stopped "
+               "without saving (--on-nan=continue trains on)\n",
+               options.program, std::isnan(loss) ? "nan" : "infinite",
+               where.c_str(), good);
+  return false;
+}
+
+bool nnrt::interrupted() { return stopRequested != 0; }
+
+int nnrt::interruptSignal() { return stopRequested; }
 
 int nnrt::runTraining(const Options &options, Call &train, Call *eval,
                       DataSource &data, std::vector<double> &seconds,
                       Json &record, const std::function<bool()> &checkpoint) {
-  std::signal(SIGINT, onInterrupt);
+  handleStopSignals(onStopSignal);
   int status =
       options.epochs
           ? trainEpochs(options, train, eval, data, seconds, record, checkpoint)
           : trainSteps(options, train, data, seconds, record);
-  std::signal(SIGINT, SIG_DFL);
+  handleStopSignals(SIG_DFL);
   if (stopRequested)
     return status;
   if (status == 0 && eval && data.test().count() > 0 && !options.epochs) {

@@ -13,7 +13,9 @@
 
 #include "nnrt/Json.h"
 
+#include <cmath>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace nnrt {
@@ -21,14 +23,33 @@ namespace nnrt {
 /// Runs training; fills `seconds` with the timed steps and `record` with
 /// the per-epoch figures and the final test loss and accuracy. Returns the
 /// exit status.
-/// `checkpoint` runs after every epoch. Ctrl-C stops training after the
-/// current step (interrupted() then says so); a second Ctrl-C kills.
+/// `checkpoint` runs after every epoch. SIGINT (Ctrl-C), SIGTERM or SIGHUP
+/// stops training after the current step (interrupted() then says so); a
+/// second one kills. Under --on-nan=stop a step with a NaN or infinite
+/// loss ends training with status 1.
 int runTraining(const Options &options, Call &train, Call *eval,
                 DataSource &data, std::vector<double> &seconds, Json &record,
                 const std::function<bool()> &checkpoint);
 
-/// Whether Ctrl-C stopped the last training run.
+/// --on-nan=stop: follows the loss of every training step and stops
+/// training at the first one that is not finite (a model without a loss is
+/// not watched).
+class LossWatch {
+public:
+  LossWatch(const Options &options, Call &train);
+  /// Whether training goes on after a step with `loss`; else reports where
+  /// (`where`: "step 12", "epoch 2, step 3") and the last finite loss.
+  bool check(float loss, const std::string &where);
+
+private:
+  const Options &options;
+  bool watched;
+  float lastGood = NAN;
+};
+
+/// Whether a signal stopped the last training run, and which.
 bool interrupted();
+int interruptSignal();
 
 /// Loss and accuracy of `eval` over every image of `set`, the last partial
 /// batch included.

@@ -12,6 +12,7 @@
 #include "nnrt/Archive.h"
 #include "nnrt/Data.h"
 #include "nnrt/Device.h"
+#include "nnrt/File.h"
 #include "nnrt/Init.h"
 #include "nnrt/Json.h"
 #include "nnrt/Model.h"
@@ -23,8 +24,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -546,6 +550,56 @@ void testGunzip() {
         "a file that is not a tar archive is an error: " + error);
 }
 
+namespace {
+/// The text of the file `path`.
+std::string contents(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void testAtomicFiles() {
+  std::string dir = "/tmp/nnrt-files-" + std::to_string(getpid()), error;
+  mkdir(dir.c_str(), 0755);
+  std::string file = dir + "/out.json", link = dir + "/link.json";
+  check(writeFileAtomically(file, "one", error) && contents(file) == "one",
+        "a new file is written: " + error);
+  chmod(file.c_str(), 0600);
+  check(symlink("out.json", link.c_str()) == 0, "symlink");
+  // A temporary of a process that is gone (no pid is this large) and one
+  // of this process's own name pattern but not a number.
+  std::string stale = file + ".tmp.4194305", other = file + ".tmp.x";
+  for (const std::string &path : {stale, other})
+    std::ofstream(path) << "left over";
+  check(writeFileAtomically(link, "two", error), "through a link: " + error);
+  struct stat st;
+  check(lstat(link.c_str(), &st) == 0 && S_ISLNK(st.st_mode),
+        "the link stays a link");
+  check(stat(file.c_str(), &st) == 0 && (st.st_mode & 07777) == 0600 &&
+            contents(file) == "two",
+        "the link's target is replaced and keeps its mode");
+  check(access(stale.c_str(), F_OK) != 0 && access(other.c_str(), F_OK) == 0,
+        "a dead process's temporary is removed, nothing else");
+  check(!writeFileAtomically(dir + "/none/x", "x", error) &&
+            error.find("cannot write '" + dir + "/none/x'") == 0,
+        "a missing directory is an error: " + error);
+  check(checkWritable(file, error), "checkWritable on a file: " + error);
+  check(!checkWritable(dir, error) &&
+            error == "cannot write '" + dir + "': it is a directory",
+        "checkWritable refuses a directory: " + error);
+  check(!checkWritable(file + "/x", error) &&
+            error.find("is not a directory") != std::string::npos,
+        "checkWritable refuses a path under a file: " + error);
+  check(!checkWritable("/proc/x", error) &&
+            error.find("cannot create files in '/proc'") != std::string::npos,
+        "checkWritable refuses /proc: " + error);
+  for (const std::string &path : {file, link, other})
+    std::remove(path.c_str());
+  rmdir(dir.c_str());
+}
+} // namespace
+
 int main() {
   testJson();
   testModelInfo();
@@ -555,6 +609,7 @@ int main() {
   testTensor();
   testJsonFormat();
   testNpz();
+  testAtomicFiles();
   testPreprocessing();
   testStats();
   testBenchmarkData();

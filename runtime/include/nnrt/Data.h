@@ -46,9 +46,10 @@ struct ImageSet {
 /// the downloaded cifar-10-binary.tar.gz, `dir` itself or in it. Each record
 /// is a label byte (0..9) and 3072 pixel bytes; a file whose size is not a
 /// whole number of records, or a label out of range, is an error naming
-/// the file and record.
+/// the file and record. `absent`, if given, tells a failure because there
+/// are no such files from one reading them.
 bool readCifar10(const std::string &dir, bool train, ImageSet &out,
-                 std::string &error);
+                 std::string &error, bool *absent = nullptr);
 
 /// Reads MNIST's IDX files in `dir` (each FILE, or FILE.gz):
 /// t10k-images-idx3-ubyte and t10k-labels-idx1-ubyte, or

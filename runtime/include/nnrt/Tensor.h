@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -27,10 +28,23 @@ const char *dtypeName(DType type);
 /// Bytes per element: 4, 4 or 8.
 size_t elementSize(DType type);
 
+/// A tensor's memory could not be allocated: what() is "out of memory
+/// allocating N MiB for <what>".
+class OutOfMemory : public std::bad_alloc {
+public:
+  OutOfMemory(size_t bytes, const std::string &what);
+  const char *what() const noexcept override { return message.c_str(); }
+
+private:
+  std::string message;
+};
+
 class Tensor {
 public:
   Tensor() = default;
-  Tensor(DType type, Shape shape);
+  /// Zero-filled; throws OutOfMemory naming `what` ("parameter 'w'") when
+  /// the memory cannot be had.
+  Tensor(DType type, Shape shape, const std::string &what = "a tensor");
 
   DType type() const { return dtype; }
   const Shape &shape() const { return dims; }

@@ -9,7 +9,10 @@
                            saved
   resave SRC DST KIND      DST from SRC's parameters with numpy.savez:
                            KIND = plain, compressed, extra, reshaped, missing,
-                           f32-step (global_step as float32)
+                           f32-step (global_step as float32), nan (the
+                           first element of hidden.biases a NaN),
+                           extra-types (extra float64, uint8 and bool
+                           arrays)
 """
 
 import sys
@@ -59,6 +62,12 @@ def main(action, *args):
             params["probs.biases"] = np.zeros((5, 2), np.float32)
         elif kind == "missing":
             del params["probs.biases"]
+        elif kind == "extra-types":
+            params["mean"] = np.zeros(3, np.float64)
+            params["pixels"] = np.arange(4, dtype=np.uint8)
+            params["flags"] = np.array([True, False])
+        elif kind == "nan":
+            params["hidden.biases"][0] = np.nan
         elif kind == "f32-step":
             params["global_step"] = params["global_step"].astype(np.float32)
         else:
