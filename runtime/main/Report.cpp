@@ -31,9 +31,17 @@ std::string nnrt::timestamp() {
   return out;
 }
 
+bool nnrt::inLayerTable(const Layer &layer) {
+  for (const char *op : {"lrn", "batch_norm", "dropout"})
+    if (layer.op == op)
+      return false;
+  return true;
+}
+
 void nnrt::printLayers(const ModelInfo &model) {
   for (const Layer &l : model.layers)
-    std::printf("%s   %s\n", l.name.c_str(), formatShape(l.shape).c_str());
+    if (inLayerTable(l))
+      std::printf("%s   %s\n", l.name.c_str(), formatShape(l.shape).c_str());
 }
 
 Summary nnrt::summarize(const std::vector<double> &seconds) {
@@ -88,6 +96,13 @@ Json nnrt::runRecord(const ModelInfo &model, const Options &options,
     build[key] = value;
   build["runtime"] = "nnrt " NNC_VERSION;
 
+  for (auto &[key, value] : phaseRecord(model.batchSize, seconds).object)
+    record[key] = value;
+  return record;
+}
+
+Json nnrt::phaseRecord(int64_t batchSize, const std::vector<double> &seconds) {
+  Json record = Json::makeObject();
   Summary s = summarize(seconds);
   Json durations = Json::makeArray();
   for (double d : seconds)
@@ -96,6 +111,6 @@ Json nnrt::runRecord(const ModelInfo &model, const Options &options,
   record["mean_seconds"] = s.mean;
   record["stddev_seconds"] = s.stddev;
   record["examples_per_second"] =
-      s.mean > 0 ? static_cast<double>(model.batchSize) / s.mean : 0.0;
+      s.mean > 0 ? static_cast<double>(batchSize) / s.mean : 0.0;
   return record;
 }

@@ -21,7 +21,12 @@ namespace nnrt {
 /// Local time as TensorFlow's benchmarks print it: 2026-11-22 14:03:07.123456
 std::string timestamp();
 
-/// The layer-shape table: one `name   [N, H, W, C]` line per layer.
+/// Whether the layer table lists `layer`: as TensorFlow's benchmarks print
+/// their activations, it leaves out normalisation (lrn, batch_norm) and
+/// dropout layers.
+bool inLayerTable(const Layer &layer);
+
+/// The layer-shape table: one `name   [N, H, W, C]` line per layer listed.
 void printLayers(const ModelInfo &model);
 
 /// Mean and standard deviation (population, as the benchmark computes it).
@@ -36,6 +41,10 @@ std::string cpuName();
 /// Everything about a run: model, flags, machine, build, every duration.
 Json runRecord(const ModelInfo &model, const Options &options, int threads,
                const std::vector<double> &seconds);
+
+/// The figures of one series of timed steps: every duration, their mean and
+/// standard deviation, and examples per second.
+Json phaseRecord(int64_t batchSize, const std::vector<double> &seconds);
 
 } // namespace nnrt
 
