@@ -35,6 +35,10 @@ struct Summary {
 };
 Summary summarize(const std::vector<double> &seconds);
 
+/// ", 512.3 examples/sec, 123.4 GFLOP/s" for steps of `mean` seconds (the
+/// GFLOP/s only when `flops` is known; nothing when `mean` is 0).
+std::string throughput(int64_t batchSize, int64_t flops, double mean);
+
 /// The CPU's model name (/proc/cpuinfo), or "unknown".
 std::string cpuName();
 
@@ -42,9 +46,12 @@ std::string cpuName();
 Json runRecord(const ModelInfo &model, const Options &options, int threads,
                const std::vector<double> &seconds);
 
-/// The figures of one series of timed steps: every duration, their mean and
-/// standard deviation, and examples per second.
-Json phaseRecord(int64_t batchSize, const std::vector<double> &seconds);
+/// The figures of one series of timed steps of an entry point of `flops`
+/// floating-point operations (0: not known): every duration, their mean and
+/// standard deviation, examples per second, and the FLOPs per step and
+/// GFLOP/s when known.
+Json phaseRecord(int64_t batchSize, int64_t flops,
+                 const std::vector<double> &seconds);
 
 } // namespace nnrt
 

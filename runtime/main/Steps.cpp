@@ -69,7 +69,7 @@ int benchmark(Run &run) {
   printLayers(run.model);
   std::fflush(stdout);
   timeSteps(run, run.call, run.seconds);
-  printSummaryLine(run, "Forward", run.seconds);
+  printSummaryLine(run, "Forward", "forward", run.seconds);
   if (!run.session.info().entryPoint("forward_backward"))
     return 0;
   Call backward;
@@ -80,8 +80,9 @@ int benchmark(Run &run) {
     return run.fail(error);
   std::vector<double> seconds;
   timeSteps(run, backward, seconds);
-  printSummaryLine(run, "Forward-backward", seconds);
-  run.training["forward_backward"] = phaseRecord(run.model.batchSize, seconds);
+  printSummaryLine(run, "Forward-backward", "forward_backward", seconds);
+  run.training["forward_backward"] = phaseRecord(
+      run.model.batchSize, flopsOf(run, "forward_backward"), seconds);
   return 0;
 }
 
@@ -141,12 +142,20 @@ int nnrt::runSteps(Run &run) {
   }
 }
 
+int64_t nnrt::flopsOf(const Run &run, const std::string &entry) {
+  const EntryPoint *e = run.model.entryPoint(entry);
+  return e ? e->flops : 0;
+}
+
 void nnrt::printSummaryLine(const Run &run, const char *what,
+                            const std::string &entry,
                             const std::vector<double> &seconds) {
   Summary s = summarize(seconds);
-  std::printf("%s: %s across %lld steps, %.3f +/- %.3f sec / batch\n",
-              timestamp().c_str(), what, static_cast<long long>(seconds.size()),
-              s.mean, s.stddev);
+  std::printf(
+      "%s: %s across %lld steps, %.3f +/- %.3f sec / batch%s\n",
+      timestamp().c_str(), what, static_cast<long long>(seconds.size()), s.mean,
+      s.stddev,
+      throughput(run.model.batchSize, flopsOf(run, entry), s.mean).c_str());
   std::fflush(stdout);
 }
 
@@ -154,5 +163,6 @@ void nnrt::printSummary(const Run &run) {
   Mode mode = run.options.mode;
   if (mode == Mode::TfCnn || mode == Mode::Eval || mode == Mode::Benchmark)
     return; // their own lines end with their totals
-  printSummaryLine(run, describe(mode).summary, run.seconds);
+  printSummaryLine(run, describe(mode).summary, describe(mode).entry,
+                   run.seconds);
 }

@@ -19,8 +19,14 @@ namespace nnrt {
 /// training (the parameters are saved first with --save).
 int runSteps(Run &run);
 
-/// "<time>: <what> across N steps, mean +/- stddev sec / batch".
+/// The FLOPs of one call of `entry` (0: not known).
+int64_t flopsOf(const Run &run, const std::string &entry);
+
+/// "<time>: <what> across N steps, mean +/- stddev sec / batch, E
+/// examples/sec, G GFLOP/s" for steps of `entry` (the GFLOP/s when its
+/// FLOPs are known).
 void printSummaryLine(const Run &run, const char *what,
+                      const std::string &entry,
                       const std::vector<double> &seconds);
 
 /// The summary line of --mode=forward, forward-backward or train (none for
