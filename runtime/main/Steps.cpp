@@ -74,9 +74,10 @@ int benchmark(Run &run) {
     return 0;
   Call backward;
   std::string error;
+  Uploads uploads = run.data.real() ? Uploads::EveryStep : Uploads::Once;
   if (!run.session.bind("forward_backward", findEntryPoint("forward_backward"),
                         backward, error) ||
-      (run.device && !run.device->bind(backward, Uploads::Once, error)))
+      (run.device && !run.device->bind(backward, uploads, error)))
     return run.fail(error);
   std::vector<double> seconds;
   timeSteps(run, backward, seconds);
