@@ -1,13 +1,17 @@
 """nnc against its peers, side by side on this machine, in one run.
 
     python3 bench/compare.py [--build BUILD] [--threads N] [--quick] [--out DIR]
+                             [--gpu FILE] [--replot]
 
 For every workload it compiles the nnc bench program, runs it, runs the
 peer (PyTorch eager on the CPU; NumPy's BLAS for the matrix product) with
 the same thread count in this process, and writes DIR/results.json,
 DIR/results.md (the table) and, with matplotlib, DIR/time.png,
 DIR/gflops.png and DIR/matmul.png. Ratios are peer time / nnc time: above
-1, nnc is faster.
+1, nnc is faster. --gpu FILE merges bench/gpu_run.py's results.json (its
+fp32 rows, by workload title) into the charts: nnc on the GPU and the
+faster of PyTorch eager and torch.compile there. --replot redraws DIR's
+charts from DIR/results.json, running nothing.
 """
 
 import argparse
@@ -137,16 +141,43 @@ def markdown(results):
     return "\n".join(lines) + "\n"
 
 
-def plots(results, out):
+def gpu_rows(path):
+    """bench/gpu_run.py's fp32 rows by workload title: (nnc seconds, best
+    peer seconds, FLOPs)."""
+    with open(path) as f:
+        rows = json.load(f)["rows"]
+    out = {}
+    for r in rows:
+        if r.get("precision", "fp32") == "fp32":
+            peer = min(s for s in (r["eager_seconds"], r.get("compile_seconds"))
+                       if s)
+            out[r["workload"]] = (r["nnc_seconds"], peer, r.get("flops"))
+    return out
+
+
+def plots(results, out, gpu=None):
     rows = results["rows"]
     names = [r["workload"] for r in rows]
+    peer_names = " / ".join(sorted({r["peer"] for r in rows}))
+    gpu = gpu or {}
     for key, label, fname, log in (
             ("seconds", "seconds per step (log)", "time.png", True),
             ("gflops", "GFLOP/s", "gflops.png", False)):
-        if not charts.bars(os.path.join(out, fname), names,
-                           [("nnc", [r["nnc_" + key] for r in rows]),
-                            ("peer", [r["peer_" + key] for r in rows])],
-                           label, log):
+        series = [("nnc CPU", [r["nnc_" + key] for r in rows]),
+                  ("CPU peer: " + peer_names,
+                   [r["peer_" + key] for r in rows])]
+        if gpu:
+            for i, who in ((0, "nnc GPU"),
+                           (1, "GPU peer: PyTorch eager / torch.compile")):
+                values = []
+                for r in rows:
+                    g = gpu.get(r["workload"])
+                    seconds = g[i] if g else float("nan")
+                    values.append(seconds if key == "seconds" else
+                                  r["flops_per_step"] / seconds / 1e9)
+                series.append((who, values))
+        if not charts.bars(os.path.join(out, fname), names, series, label,
+                           log):
             print("compare.py: matplotlib is missing; no plots",
                   file=sys.stderr)
             return
@@ -158,10 +189,17 @@ def plots(results, out):
         ax.plot(sizes, [r["nnc_seconds"] for r in mm], "o-", label="nnc")
         ax.plot(sizes, [r["peer_seconds"] for r in mm], "s-",
                 label=mm[0]["peer"])
+        on_gpu = [(n, gpu[r["workload"]]) for n, r in zip(sizes, mm)
+                  if r["workload"] in gpu]
+        if on_gpu:
+            ax.plot([n for n, _ in on_gpu], [g[0] for _, g in on_gpu], "^-",
+                    label="nnc GPU")
+            ax.plot([n for n, _ in on_gpu], [g[1] for _, g in on_gpu], "v--",
+                    label="PyTorch GPU")
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("n (n x n x n, f32)")
-        ax.set_ylabel("CPU time per product (s)")
+        ax.set_ylabel("time per product (s)")
         ax.legend()
         charts.save(plt, fig, os.path.join(out, "matmul.png"))
 
@@ -173,7 +211,15 @@ def main():
     parser.add_argument("--quick", action="store_true",
                         help="matrix sizes up to 1024 and the MLP only")
     parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
+    parser.add_argument("--gpu", help="bench/gpu_run.py's results.json")
+    parser.add_argument("--replot", action="store_true",
+                        help="redraw DIR/results.json, running nothing")
     args = parser.parse_args()
+    gpu = gpu_rows(args.gpu) if args.gpu else None
+    if args.replot:
+        with open(os.path.join(args.out, "results.json")) as f:
+            plots(json.load(f), args.out, gpu)
+        return
     for sub in ("bin", "runs"):
         os.makedirs(os.path.join(args.out, sub), exist_ok=True)
     name, mhz = cpu_info()
@@ -217,7 +263,7 @@ def main():
         json.dump(results, f, indent=2)
     with open(os.path.join(args.out, "results.md"), "w") as f:
         f.write(markdown(results))
-    plots(results, args.out)
+    plots(results, args.out, gpu)
     print(markdown(results))
 
 

@@ -1,24 +1,56 @@
 #!/usr/bin/env bash
-# The main job: set up and build nnc when needed, then compile a model into
-# its bench program and run it on the CPU (forward steps on synthetic data,
-# TensorFlow's benchmark lines).
+# The main job: set up and build nnc when needed, then reproduce the study
+# in one short run (bench/study.py): every seed workload (the matrix-product
+# sweep, cifar_mlp and cifar10_cnn training, AlexNet forward and
+# forward-backward) on the CPU, and on the GPU when one is visible, each
+# against its best peer; one comparison table, a JSON record and plots.
 #
-#   scripts/main.sh                      # models/cifar_mlp.nn, 10 + 100 steps
-#   scripts/main.sh alexnet --steps=10   # another model; bench flags follow
+#   scripts/main.sh                      # the study, minutes; into results/
+#   scripts/main.sh --full               # the study's sizes (long)
+#   scripts/main.sh --gpu=FILE           # GPU columns from bench/gpu_run.py
+#   scripts/main.sh alexnet --steps=10   # one model's bench program; its
+#                                        # flags follow
+#
+# Environment: NNC_RESULTS (default results/), NNC_BUILD_DIR (build/).
+# Programs and records go to the results directory, never into the build.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+export PATH="$HOME/.local/bin:$PATH" # where setup.sh puts lit
 "$root/scripts/setup.sh"
 build="${NNC_BUILD_DIR:-$root/build}"
-model="cifar_mlp"
+results="${NNC_RESULTS:-$root/results}"
+
 if [[ $# -gt 0 && "$1" != --* ]]; then
   model="$1"
   shift
+  if [[ ! -f "$root/models/$model.nn" ]]; then
+    echo "main.sh: no model '$model' in models/ ($(cd "$root/models" && ls *.nn | sed 's/\.nn$//' | tr '\n' ' '))" >&2
+    exit 2
+  fi
+  mkdir -p "$results/bin"
+  "$build/bin/nnc" "$root/models/$model.nn" -o "$results/bin/$model"
+  echo "$results/bin/$model $*"
+  exec "$results/bin/$model" "$@"
 fi
-if [[ ! -f "$root/models/$model.nn" ]]; then
-  echo "main.sh: no model '$model' in models/ ($(cd "$root/models" && ls *.nn | sed 's/\.nn$//' | tr '\n' ' '))" >&2
-  exit 2
+
+# The peers and the plots: PyTorch, NumPy and matplotlib of Debian's own
+# Python, installed when missing.
+missing=()
+for pkg in python3-torch python3-numpy python3-matplotlib; do
+  dpkg-query -W -f='${Status}' "$pkg" 2> /dev/null |
+    grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "main.sh: installing ${missing[*]}"
+  sudo_cmd=$([ "$(id -u)" -eq 0 ] && echo "" || echo sudo)
+  $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 fi
-mkdir -p "$build/bench"
-"$build/bin/nnc" "$root/models/$model.nn" -o "$build/bench/$model"
-echo "$build/bench/$model $*"
-"$build/bench/$model" "$@"
+args=()
+for arg in "$@"; do
+  case "$arg" in
+    --gpu=*) args+=(--gpu "${arg#--gpu=}") ;;
+    *) args+=("$arg") ;;
+  esac
+done
+exec /usr/bin/python3 "$root/bench/study.py" --build "$build" \
+  --out "$results" "${args[@]}"

@@ -32,7 +32,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 fi
 
-# lit: from PyPI when no working lit is on PATH.
+# lit: from PyPI when no working lit is on PATH or in ~/.local/bin (where
+# an earlier run put it).
+export PATH="$PATH:$HOME/.local/bin"
 if ! lit --version > /dev/null 2>&1; then
   echo "setup.sh: installing lit from PyPI"
   python3 -m pip install -q --user lit 2> /dev/null \

@@ -158,6 +158,10 @@ EntryPoint readEntryPoint(Fields &f, const Json &e) {
   if (const Json *args = f.member(e, "args", Json::Array, where))
     for (const Json &a : args->array)
       entry.args.push_back(readArgument(f, a, where));
+  if (const Json *flops = e.get("flops");
+      flops &&
+      (flops->kind != Json::Number || !exactCount(flops->number, entry.flops)))
+    f.fail(where + ": malformed 'flops'");
   return entry;
 }
 

@@ -19,12 +19,16 @@ std::string nnrt::usage(const char *program) {
   return std::string("usage: ") + program + " [flags]\n" + R"(
 Runs and times the compiled model.
 
-  --mode=MODE        forward (default), forward-backward, train, tf-cnn
+  --mode=MODE        benchmark (TensorFlow's AlexNet benchmark: forward,
+                     then forward-backward when the model has it; the
+                     default for a model with no labels), forward (the
+                     default otherwise), forward-backward, train, tf-cnn
                      (training on synthetic data with tf_cnn_benchmarks'
                      lines; the default for a model made for it) or eval
                      (the loss and accuracy of --load's parameters on the
-                     test set, or --holdout); all but forward need a model
-                     compiled with its training step
+                     test set, or --holdout); forward-backward, train,
+                     tf-cnn and eval need a model compiled with its
+                     training step
   --steps=N          timed steps (default 100)
   --warmup=N         untimed steps first (default 10)
   --epochs=N         train: passes over a real data set instead of --steps
@@ -54,6 +58,7 @@ Runs and times the compiled model.
 
 namespace {
 const ModeInfo modes[] = {
+    {Mode::Benchmark, "benchmark", "forward", "Forward"},
     {Mode::Forward, "forward", "forward", "Forward"},
     {Mode::ForwardBackward, "forward-backward", "forward_backward",
      "Forward-backward"},
@@ -62,7 +67,7 @@ const ModeInfo modes[] = {
     {Mode::Eval, "eval", "eval", "Eval"},
 };
 
-/// "forward, forward-backward, train or tf-cnn".
+/// "benchmark, forward, forward-backward, train, tf-cnn or eval".
 std::string modeNames() {
   std::string names;
   for (size_t i = 0, e = std::size(modes); i != e; ++i)

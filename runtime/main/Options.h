@@ -15,7 +15,7 @@
 namespace nnrt {
 
 /// What every step runs.
-enum class Mode { Forward, ForwardBackward, Train, TfCnn, Eval };
+enum class Mode { Benchmark, Forward, ForwardBackward, Train, TfCnn, Eval };
 
 struct ModeInfo {
   Mode mode;
@@ -28,8 +28,9 @@ const ModeInfo &describe(Mode mode);
 
 struct Options {
   Mode mode = Mode::Forward;
-  bool modeGiven = false; // else --epochs implies train, and a model made
-                          // for tf_cnn_benchmarks defaults to tf-cnn
+  bool modeGiven = false; // else --epochs implies train, a model made for
+                          // tf_cnn_benchmarks defaults to tf-cnn and one
+                          // with no labels to benchmark
   int64_t steps = 100, warmup = 10, epochs = 0;
   int threads = 0; // 0: every core
   uint64_t seed = 1;

@@ -31,9 +31,29 @@ std::string nnrt::timestamp() {
   return out;
 }
 
+bool nnrt::inLayerTable(const Layer &layer) {
+  for (const char *op : {"lrn", "batch_norm", "dropout"})
+    if (layer.op == op)
+      return false;
+  return true;
+}
+
 void nnrt::printLayers(const ModelInfo &model) {
   for (const Layer &l : model.layers)
-    std::printf("%s   %s\n", l.name.c_str(), formatShape(l.shape).c_str());
+    if (inLayerTable(l))
+      std::printf("%s   %s\n", l.name.c_str(), formatShape(l.shape).c_str());
+}
+
+std::string nnrt::throughput(int64_t batchSize, int64_t flops, double mean) {
+  if (mean <= 0)
+    return "";
+  char buffer[96];
+  int n = std::snprintf(buffer, sizeof buffer, ", %.1f examples/sec",
+                        static_cast<double>(batchSize) / mean);
+  if (flops)
+    std::snprintf(buffer + n, sizeof buffer - n, ", %.1f GFLOP/s",
+                  flops / mean / 1e9);
+  return buffer;
 }
 
 Summary nnrt::summarize(const std::vector<double> &seconds) {
@@ -88,7 +108,21 @@ Json nnrt::runRecord(const ModelInfo &model, const Options &options,
     build[key] = value;
   build["runtime"] = "nnrt " NNC_VERSION;
 
+  const EntryPoint *entry = model.entryPoint(describe(options.mode).entry);
+  Json phase = phaseRecord(model.batchSize, entry ? entry->flops : 0, seconds);
+  for (auto &[key, value] : phase.object)
+    record[key] = value;
+  return record;
+}
+
+Json nnrt::phaseRecord(int64_t batchSize, int64_t flops,
+                       const std::vector<double> &seconds) {
+  Json record = Json::makeObject();
   Summary s = summarize(seconds);
+  if (flops) {
+    record["flops_per_step"] = flops;
+    record["gflops_per_second"] = s.mean > 0 ? flops / s.mean / 1e9 : 0.0;
+  }
   Json durations = Json::makeArray();
   for (double d : seconds)
     durations.array.push_back(d);
@@ -96,6 +130,6 @@ Json nnrt::runRecord(const ModelInfo &model, const Options &options,
   record["mean_seconds"] = s.mean;
   record["stddev_seconds"] = s.stddev;
   record["examples_per_second"] =
-      s.mean > 0 ? static_cast<double>(model.batchSize) / s.mean : 0.0;
+      s.mean > 0 ? static_cast<double>(batchSize) / s.mean : 0.0;
   return record;
 }

@@ -42,17 +42,28 @@ int openDevice(Run &run) {
   return run.device->open(error) ? 0 : run.fail(error);
 }
 
+/// Whether an entry point of `model` takes labels.
+bool hasLabels(const ModelInfo &model) {
+  for (const EntryPoint &entry : model.entryPoints)
+    for (const Argument &arg : entry.args)
+      if (arg.role == "labels")
+        return true;
+  return false;
+}
+
 /// The linked model's description, its device, and the entry point that
-/// --mode runs (a model made for tf_cnn_benchmarks runs as it by default).
+/// --mode runs (by default a model made for tf_cnn_benchmarks runs as it,
+/// one with no labels as TensorFlow's AlexNet benchmark).
 int openModel(Run &run) {
   std::string error;
   if (!run.session.open(modelDescription(), error))
     return run.fail("the linked model's description: " + error);
   run.model = run.session.info();
   Options &options = run.options;
-  if (run.model.benchmark == "tf_cnn_benchmarks" && !options.modeGiven &&
-      !options.epochs)
-    options.mode = Mode::TfCnn;
+  if (!options.modeGiven && !options.epochs)
+    options.mode = run.model.benchmark == "tf_cnn_benchmarks" ? Mode::TfCnn
+                   : hasLabels(run.model)                     ? Mode::Forward
+                                                              : Mode::Benchmark;
   if (int status = openDevice(run))
     return status;
   const ModeInfo &mode = describe(run.options.mode);

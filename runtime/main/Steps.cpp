@@ -19,32 +19,31 @@
 using namespace nnrt;
 
 namespace {
-/// --warmup untimed and --steps timed calls of the entry point, on the
-/// training images in order or on synthetic data; a line every 10 steps.
-int timeSteps(Run &run) {
+/// --warmup untimed and --steps timed calls of `call`, on the training
+/// images in order or on synthetic data; a line every 10 steps, and on a
+/// terminal a step counter in between.
+void timeSteps(Run &run, Call &call, std::vector<double> &seconds) {
   const Options &options = run.options;
   DataSource &data = run.data;
-  printLayers(run.model);
-  std::fflush(stdout);
   std::vector<int64_t> order;
   if (data.real())
     order = data.order(data.train(), /*shuffle=*/false);
   else
-    data.fillSynthetic(run.call);
+    data.fillSynthetic(call);
   StepCounter counter(options.warmup, options.steps);
   for (int64_t i = 0; i < options.warmup + options.steps; ++i) {
     if (data.real())
-      data.fill(run.call, data.train(), order, i * data.batchSize(),
+      data.fill(call, data.train(), order, i * data.batchSize(),
                 /*augment=*/false);
     auto start = std::chrono::steady_clock::now();
-    run.call.run();
+    call.run();
     std::chrono::duration<double> took =
         std::chrono::steady_clock::now() - start;
     counter.update(i + 1);
     if (i < options.warmup)
       continue;
     int64_t step = i - options.warmup;
-    run.seconds.push_back(took.count());
+    seconds.push_back(took.count());
     if (step % 10 == 0) {
       counter.clear();
       std::printf("%s: step %lld, duration = %.3f\n", timestamp().c_str(),
@@ -53,6 +52,39 @@ int timeSteps(Run &run) {
     }
   }
   counter.clear();
+}
+
+/// --mode=forward or forward-backward: the layer table and the steps.
+int timeMode(Run &run) {
+  printLayers(run.model);
+  std::fflush(stdout);
+  timeSteps(run, run.call, run.seconds);
+  return 0;
+}
+
+/// --mode=benchmark: TensorFlow's AlexNet benchmark in one run. The layer
+/// table, the forward steps and their summary, then (when the model has
+/// the entry point) the forward-backward steps and theirs; those go into
+/// the record as `forward_backward`.
+int benchmark(Run &run) {
+  printLayers(run.model);
+  std::fflush(stdout);
+  timeSteps(run, run.call, run.seconds);
+  printSummaryLine(run, "Forward", "forward", run.seconds);
+  if (!run.session.info().entryPoint("forward_backward"))
+    return 0;
+  Call backward;
+  std::string error;
+  Uploads uploads = run.data.real() ? Uploads::EveryStep : Uploads::Once;
+  if (!run.session.bind("forward_backward", findEntryPoint("forward_backward"),
+                        backward, error) ||
+      (run.device && !run.device->bind(backward, uploads, error)))
+    return run.fail(error);
+  std::vector<double> seconds;
+  timeSteps(run, backward, seconds);
+  printSummaryLine(run, "Forward-backward", "forward_backward", seconds);
+  run.training["forward_backward"] = phaseRecord(
+      run.model.batchSize, flopsOf(run, "forward_backward"), seconds);
   return 0;
 }
 
@@ -93,16 +125,34 @@ int nnrt::runSteps(Run &run) {
   case Mode::Eval:
     runEvaluation(run.call, run.data, run.seconds, run.training);
     return 0;
+  case Mode::Benchmark:
+    return benchmark(run);
   default:
-    return timeSteps(run);
+    return timeMode(run);
   }
 }
 
+int64_t nnrt::flopsOf(const Run &run, const std::string &entry) {
+  const EntryPoint *e = run.model.entryPoint(entry);
+  return e ? e->flops : 0;
+}
+
+void nnrt::printSummaryLine(const Run &run, const char *what,
+                            const std::string &entry,
+                            const std::vector<double> &seconds) {
+  Summary s = summarize(seconds);
+  std::printf(
+      "%s: %s across %lld steps, %.3f +/- %.3f sec / batch%s\n",
+      timestamp().c_str(), what, static_cast<long long>(seconds.size()), s.mean,
+      s.stddev,
+      throughput(run.model.batchSize, flopsOf(run, entry), s.mean).c_str());
+  std::fflush(stdout);
+}
+
 void nnrt::printSummary(const Run &run) {
-  if (run.options.mode == Mode::TfCnn || run.options.mode == Mode::Eval)
+  Mode mode = run.options.mode;
+  if (mode == Mode::TfCnn || mode == Mode::Eval || mode == Mode::Benchmark)
     return; // their own lines end with their totals
-  Summary s = summarize(run.seconds);
-  std::printf("%s: %s across %lld steps, %.3f +/- %.3f sec / batch\n",
-              timestamp().c_str(), describe(run.options.mode).summary,
-              static_cast<long long>(run.seconds.size()), s.mean, s.stddev);
+  printSummaryLine(run, describe(mode).summary, describe(mode).entry,
+                   run.seconds);
 }

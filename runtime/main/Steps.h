@@ -1,8 +1,8 @@
 //===- Steps.h - the timed steps of each mode -------------------*- C++ -*-===//
 //
 // Part of nnc's runtime (the bench program). The steps of a set-up run:
-// forward and forward-backward steps timed as TensorFlow's AlexNet
-// benchmark does, training (Train.h) or tf_cnn_benchmarks' training run
+// TensorFlow's AlexNet benchmark (forward, then forward-backward steps),
+// either of its halves, training (Train.h) or tf_cnn_benchmarks' training run
 // (TfCnn.h); then the summary line.
 //
 //===----------------------------------------------------------------------===//
@@ -19,8 +19,18 @@ namespace nnrt {
 /// training (the parameters are saved first with --save).
 int runSteps(Run &run);
 
-/// "<time>: Forward across N steps, mean +/- stddev sec / batch" (none for
-/// --mode=tf-cnn, whose lines end with their own total).
+/// The FLOPs of one call of `entry` (0: not known).
+int64_t flopsOf(const Run &run, const std::string &entry);
+
+/// "<time>: <what> across N steps, mean +/- stddev sec / batch, E
+/// examples/sec, G GFLOP/s" for steps of `entry` (the GFLOP/s when its
+/// FLOPs are known).
+void printSummaryLine(const Run &run, const char *what,
+                      const std::string &entry,
+                      const std::vector<double> &seconds);
+
+/// The summary line of --mode=forward, forward-backward or train (none for
+/// benchmark, tf-cnn and eval, whose lines end with their own totals).
 void printSummary(const Run &run);
 
 } // namespace nnrt

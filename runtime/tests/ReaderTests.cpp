@@ -168,6 +168,24 @@ void testDescriptionNumbers() {
       model, error);
   check(!read && contains(error, "at most 2^53 elements"),
         "a parameter beyond 2^53 elements is refused: " + error);
+  // An entry point's FLOPs are optional: absent reads as 0 (not known).
+  auto entry = [&](const std::string &flops) {
+    ModelInfo m;
+    std::string text = "{\"interface\": 1, \"name\": \"m\", "
+                       "\"parameters\": [], \"entry_points\": [{\"name\": "
+                       "\"forward\", \"symbol\": \"s\", \"packed\": \"p\", "
+                       "\"args\": []" +
+                       flops + "}]}";
+    error.clear();
+    return readModelInfo(text, m, error) ? m.entryPoints[0].flops : int64_t(-1);
+  };
+  check(entry("") == 0, "an entry point without 'flops' reads as 0");
+  check(entry(", \"flops\": 1024") == 1024, "an entry point's flops read");
+  check(entry(", \"flops\": -3") == -1 &&
+            contains(error, "entry point 'forward': malformed 'flops'"),
+        "negative flops are refused: " + error);
+  check(entry(", \"flops\": \"many\"") == -1,
+        "flops that are not a number are refused");
 }
 
 } // namespace

@@ -198,11 +198,17 @@ struct ExportModelInterfacePass
       unsigned outputs = 0;
       for (unsigned i = 0; i < func.getNumArguments(); ++i)
         args.push_back(argument(func, i, outputs));
-      entries.push_back(
-          json::Object{{"name", func.getSymName()},
-                       {"symbol", ("_mlir_ciface_" + func.getSymName()).str()},
-                       {"packed", ("nnc_" + func.getSymName()).str()},
-                       {"args", std::move(args)}});
+      json::Object entry{
+          {"name", func.getSymName()},
+          {"symbol", ("_mlir_ciface_" + func.getSymName()).str()},
+          {"packed", ("nnc_" + func.getSymName()).str()},
+          {"args", std::move(args)}};
+      // Optional: the floating-point operations nn-record-layers counted.
+      if (auto flops = func->getAttrOfType<IntegerAttr>("nnc.flops")) {
+        entry["flops"] = flops.getInt();
+        func->removeAttr("nnc.flops");
+      }
+      entries.push_back(std::move(entry));
       func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     UnitAttr::get(&getContext()));
     }

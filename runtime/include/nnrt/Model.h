@@ -58,6 +58,9 @@ struct Argument {
 struct EntryPoint {
   std::string name, symbol, packed;
   std::vector<Argument> args;
+  /// Floating-point operations of one call (matrix products and
+  /// convolutions), or 0 when the description does not say.
+  int64_t flops = 0;
 };
 
 /// One row of the layer-shape table: a layer of `forward` and its output.
