@@ -48,7 +48,8 @@ Runs and times the compiled model.
                      or SIGHUP stops training (atomically)
   --on-nan=WHAT      stop (default: a NaN or infinite loss ends training
                      with exit code 1, and non-finite parameters are never
-                     saved) or continue (train on)
+                     saved) or continue (train on; the default of a
+                     tf-cnn benchmark without --save, as tf_cnn_benchmarks)
   --dump=FILE.npz    write the parameters, inputs and outputs of the last step
   --json=FILE        write every figure of the run as JSON
   --version          the runtime's version and the model's build
@@ -104,6 +105,7 @@ bool readOnNan(const std::string &value, Options &out) {
   if (value != "stop" && value != "continue")
     return false;
   out.stopOnNan = value == "stop";
+  out.onNanGiven = true;
   return true;
 }
 
