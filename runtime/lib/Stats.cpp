@@ -7,6 +7,7 @@
 #include "nnrt/Stats.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 using namespace nnrt;
@@ -51,4 +52,9 @@ Throughput nnrt::throughput(double batch, const std::vector<double> &seconds) {
     deviations.push_back(std::fabs(v - center));
   t.jitter = kMadToStddev * median(std::move(deviations));
   return t;
+}
+
+double nnrt::monotonicSeconds() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
 }

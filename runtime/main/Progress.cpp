@@ -6,8 +6,9 @@
 
 #include "Progress.h"
 
+#include "nnrt/Stats.h"
+
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <sys/ioctl.h>
@@ -22,11 +23,6 @@ constexpr double kRedrawSeconds = 0.1;
 constexpr int kBarWidth = 30;
 /// A narrower bar is dropped rather than drawn.
 constexpr int kMinBarWidth = 6;
-
-double now() {
-  using namespace std::chrono;
-  return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
 } // namespace
 
 bool nnrt::stdoutIsTerminal() { return isatty(fileno(stdout)); }
@@ -130,7 +126,7 @@ void ProgressLine::erase(size_t previous) {
 int ProgressLine::columns() const { return terminalWidth(); }
 
 bool ProgressLine::due() const {
-  return terminal && (last < 0 || now() - last >= kRedrawSeconds);
+  return terminal && (last < 0 || monotonicSeconds() - last >= kRedrawSeconds);
 }
 
 void ProgressLine::draw(const std::string &line) {
@@ -146,7 +142,7 @@ void ProgressLine::draw(const std::string &line) {
   std::fflush(stdout);
   shown = true;
   length = line.size();
-  last = now();
+  last = monotonicSeconds();
 }
 
 void ProgressLine::clear() {
@@ -172,7 +168,7 @@ void ProgressLine::finish(const std::string &line) {
 }
 
 StepCounter::StepCounter(int64_t warmup, int64_t steps)
-    : warmup(warmup), steps(steps), start(now()) {
+    : warmup(warmup), steps(steps), start(monotonicSeconds()) {
   update(0);
 }
 
@@ -186,6 +182,7 @@ void StepCounter::update(int64_t done) {
       std::string(warming ? "warm-up " : "step ") + stepCount(step, total);
   std::string eta;
   if (done > 0)
-    eta = "ETA: " + formatEta((now() - start) / done * (warmup + steps - done));
+    eta = "ETA: " + formatEta((monotonicSeconds() - start) / done *
+                              (warmup + steps - done));
   line.draw(fitProgressLine(count, step, total, eta, line.columns()));
 }

@@ -15,7 +15,6 @@
 
 #include "nnrt/Stats.h"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -30,11 +29,6 @@ constexpr double kImageNetImages = 1281167;
 constexpr int64_t kImageNetClasses = 1000;
 /// A speed line at step 1 and every this many steps.
 constexpr int64_t kDisplayEvery = 10;
-
-double now() {
-  using namespace std::chrono;
-  return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
 
 int64_t labelClasses(const Call &call) {
   for (const Argument &a : call.entry().args)
@@ -134,7 +128,7 @@ int nnrt::runTfCnn(Run &run) {
   Json lines = Json::makeArray(), losses = Json::makeArray();
   std::printf("Running warm up\n");
   std::fflush(stdout);
-  double loopStart = now();
+  double loopStart = monotonicSeconds();
   StepCounter counter(options.warmup, options.steps);
   LossWatch watch(options, run.call);
   for (int64_t i = 0; i < options.warmup + options.steps; ++i) {
@@ -142,13 +136,13 @@ int nnrt::runTfCnn(Run &run) {
       counter.clear();
       std::printf("Done warm up\nStep\tImg/sec\ttotal_loss\n");
       std::fflush(stdout);
-      loopStart = now();
+      loopStart = monotonicSeconds();
     }
     if (i > 0)
       data.fillBenchmarkLabels(run.call);
-    double t0 = now();
+    double t0 = monotonicSeconds();
     run.call.run();
-    double took = now() - t0;
+    double took = monotonicSeconds() - t0;
     float loss = lossOf(run.call);
     losses.array.push_back(double(loss));
     int64_t step = i - options.warmup + 1;
@@ -168,7 +162,7 @@ int nnrt::runTfCnn(Run &run) {
     }
   }
   counter.clear();
-  double elapsed = now() - loopStart;
+  double elapsed = monotonicSeconds() - loopStart;
   std::string dashes(64, '-');
   record(run, elapsed, std::move(lines), std::move(losses));
   std::printf("%s\ntotal images/sec: %.2f\n%s\n", dashes.c_str(),

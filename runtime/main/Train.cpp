@@ -9,8 +9,9 @@
 #include "Progress.h"
 #include "Report.h"
 
+#include "nnrt/Stats.h"
+
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -30,11 +31,6 @@ void handleStopSignals(void (*handler)(int)) {
 void onStopSignal(int signal) {
   stopRequested = signal;
   handleStopSignals(SIG_DFL); // a second one ends the program
-}
-
-double now() {
-  using namespace std::chrono;
-  return duration<double>(steady_clock::now().time_since_epoch()).count();
 }
 
 float lossOf(Call &call) {
@@ -109,15 +105,15 @@ int trainEpochs(const Options &options, Call &train, Call *eval,
     std::fflush(stdout);
     ProgressLine line;
     std::vector<int64_t> order = data.order(data.train(), /*shuffle=*/true);
-    double lossSum = 0, start = now();
+    double lossSum = 0, start = monotonicSeconds();
     int64_t correct = 0;
     for (int64_t s = 0; s < steps; ++s) {
       if (stopRequested)
         return 0;
       data.fill(train, data.train(), order, s * batch, /*augment=*/true);
-      double t0 = now();
+      double t0 = monotonicSeconds();
       train.run();
-      seconds.push_back(now() - t0);
+      seconds.push_back(monotonicSeconds() - t0);
       if (!watch.check(lossOf(train), "epoch " + std::to_string(epoch) + ", " +
                                           stepName(s + 1))) {
         line.clear();
@@ -127,10 +123,10 @@ int trainEpochs(const Options &options, Call &train, Call *eval,
       correct += correctOf(train);
       if (line.due() || s + 1 == steps)
         progress(
-            line, s + 1, steps, now() - start,
+            line, s + 1, steps, monotonicSeconds() - start,
             figures(lossSum / (s + 1), double(correct) / ((s + 1) * batch)));
     }
-    double took = now() - start;
+    double took = monotonicSeconds() - start;
     std::string rest =
         figures(lossSum / steps, double(correct) / (steps * batch));
     Json row;
@@ -173,9 +169,9 @@ int trainSteps(const Options &options, Call &train, DataSource &data,
        ++i) {
     if (data.real())
       data.fill(train, data.train(), order, i * batch, /*augment=*/true);
-    double t0 = now();
+    double t0 = monotonicSeconds();
     train.run();
-    double took = now() - t0;
+    double took = monotonicSeconds() - t0;
     losses.array.push_back(double(lossOf(train)));
     if (!watch.check(lossOf(train), i < options.warmup
                                         ? "warmup " + stepName(i)
@@ -232,9 +228,9 @@ Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set,
   int64_t correct = 0, first = 0;
   for (; first + batch <= count; first += batch) {
     data.fill(eval, set, order, first, /*augment=*/false);
-    double t0 = now();
+    double t0 = monotonicSeconds();
     eval.run();
-    e.seconds.push_back(now() - t0);
+    e.seconds.push_back(monotonicSeconds() - t0);
     lossSum += double(lossOf(eval)) * batch;
     correct += correctOf(eval);
     if (done)
@@ -246,9 +242,9 @@ Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set,
     for (int64_t b = 0; b < batch; ++b)
       copies[b] = order[first + b % d];
     data.fill(eval, set, copies, 0, /*augment=*/false);
-    double t0 = now();
+    double t0 = monotonicSeconds();
     eval.run();
-    e.seconds.push_back(now() - t0);
+    e.seconds.push_back(monotonicSeconds() - t0);
     lossSum += double(lossOf(eval)) * d;
     correct += correctOf(eval) / (batch / d);
     first += d;
@@ -265,17 +261,18 @@ Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set,
 
 void nnrt::runEvaluation(Call &eval, DataSource &data,
                          std::vector<double> &seconds, Json &record) {
-  double start = now();
+  double start = monotonicSeconds();
   ProgressLine line;
   Evaluation e =
       evaluate(eval, data, data.test(), [&](int64_t step, int64_t steps) {
         if (line.due() && step < steps)
-          line.draw(fitProgressLine(
-              stepCount(step, steps), step, steps,
-              "ETA: " + formatEta((now() - start) / step * (steps - step)),
-              line.columns()));
+          line.draw(
+              fitProgressLine(stepCount(step, steps), step, steps,
+                              "ETA: " + formatEta((monotonicSeconds() - start) /
+                                                  step * (steps - step)),
+                              line.columns()));
       });
-  double took = now() - start;
+  double took = monotonicSeconds() - start;
   int64_t batches = static_cast<int64_t>(e.seconds.size());
   seconds = e.seconds;
   line.finish(epochLine(line, std::max<int64_t>(batches, 1), took,

@@ -14,6 +14,9 @@
 
 namespace nnrt {
 
+/// Seconds on the monotonic clock, for timing steps.
+double monotonicSeconds();
+
 /// The median; the mean of the middle two of an even count, 0 when empty.
 double median(std::vector<double> values);
 
