@@ -33,18 +33,11 @@ if [[ $# -gt 0 && "$1" != --* ]]; then
   exec "$results/bin/$model" "$@"
 fi
 
-# The peers and the plots: PyTorch, NumPy and matplotlib of Debian's own
-# Python, installed when missing.
-missing=()
-for pkg in python3-torch python3-numpy python3-matplotlib; do
-  dpkg-query -W -f='${Status}' "$pkg" 2> /dev/null |
-    grep -q "install ok installed" || missing+=("$pkg")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "main.sh: installing ${missing[*]}"
-  sudo_cmd=$([ "$(id -u)" -eq 0 ] && echo "" || echo sudo)
-  $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
-fi
+# The peers and the plots: PyTorch 2, NumPy (with its OpenBLAS) and
+# matplotlib from PyPI in bench/.venv (bench/venv.sh creates it once), the
+# strongest versions; Debian's python3-torch 1.13 and its reference BLAS are
+# the test oracle, not the yardstick.
+python=$("$root/bench/venv.sh")
 args=()
 for arg in "$@"; do
   case "$arg" in
@@ -52,5 +45,5 @@ for arg in "$@"; do
     *) args+=("$arg") ;;
   esac
 done
-exec /usr/bin/python3 "$root/bench/study.py" --build "$build" \
+exec "$python" "$root/bench/study.py" --build "$build" \
   --out "$results" "${args[@]}"
