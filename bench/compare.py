@@ -91,15 +91,9 @@ def torch_version():
 def build_nnc(args, model, mode, batch, sets=()):
     """Compiles a workload's bench program; returns its path."""
     tag = "%s-%s-%d%s" % (model, mode, batch, "".join("-" + s for s in sets))
-    exe = os.path.join(args.out, "bin", tag)
-    cmd = [os.path.join(args.build, "bin", "nnc"),
-           os.path.join(ROOT, "models", model + ".nn"), "-o", exe]
-    if batch:
-        cmd.append("--batch=%d" % batch)
-    for s in sets:
-        cmd += ["--set", s]
-    subprocess.run(cmd, check=True)
-    return exe
+    return programs.compile_model(args.build,
+                                  os.path.join(args.out, "bin", tag), model,
+                                  batch, sets)
 
 
 def run_nnc(args, exe, mode, steps):

@@ -8,6 +8,22 @@ import subprocess
 import sys
 
 PEERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers.py")
+MODELS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__))), "models")
+
+
+def compile_model(build, exe, model, batch, sets=(), flags=()):
+    """Compiles models/MODEL.nn into the bench program `exe` with the nnc
+    of `build` (--batch when `batch`, --set for each of `sets`); returns
+    `exe`."""
+    cmd = [os.path.join(build, "bin", "nnc"),
+           os.path.join(MODELS, model + ".nn"), "-o", exe] + list(flags)
+    if batch:
+        cmd.append("--batch=%d" % batch)
+    for s in sets:
+        cmd += ["--set", s]
+    subprocess.run(cmd, check=True)
+    return exe
 
 
 def nnc_record(exe, mode, steps, warmup, record, flags=(), env=None):

@@ -106,16 +106,9 @@ def gpu_visible(build):
 def compile_nnc(args, target, model, batch, sets=()):
     tag = "%s-b%d-%s%s" % (model, batch, target,
                            "".join("-" + s.replace("=", "") for s in sets))
-    exe = os.path.join(args.out, "bin", tag)
-    cmd = [os.path.join(args.build, "bin", "nnc"),
-           os.path.join(ROOT, "models", model + ".nn"), "-o", exe,
-           "--target=" + target]
-    if batch:
-        cmd.append("--batch=%d" % batch)
-    for s in sets:
-        cmd += ["--set", s]
-    subprocess.run(cmd, check=True)
-    return exe
+    return programs.compile_model(args.build,
+                                  os.path.join(args.out, "bin", tag), model,
+                                  batch, sets, ["--target=" + target])
 
 
 def nnc_round(args, exe, mode, steps, gpu):
