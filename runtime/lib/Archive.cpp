@@ -6,12 +6,12 @@
 
 #include "nnrt/Archive.h"
 
+#include "nnrt/File.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <dlfcn.h>
-#include <fstream>
-#include <iterator>
 #include <sys/stat.h>
 #include <vector>
 #include <zlib.h>
@@ -126,13 +126,9 @@ bool nnrt::gunzip(const std::string &in, const std::string &name,
 
 bool nnrt::readFileBytes(const std::string &path, std::string &out,
                          std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot read '" + path + "': " + std::strerror(errno);
+  std::string bytes;
+  if (!readFile(path, bytes, error))
     return false;
-  }
-  std::string bytes((std::istreambuf_iterator<char>(in)),
-                    std::istreambuf_iterator<char>());
   if (!isGzip(bytes)) {
     out = std::move(bytes);
     return true;

@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
@@ -151,4 +152,28 @@ bool nnrt::checkWritable(const std::string &path, std::string &error) {
   close(fd);
   unlink(probe.c_str());
   return true;
+}
+
+bool nnrt::readFile(const std::string &path, std::string &out,
+                    std::string &error) {
+  auto fail = [&](const std::string &why) {
+    error = "cannot read '" + path + "': " + why;
+    return false;
+  };
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0)
+    return fail(std::strerror(errno));
+  if (S_ISDIR(st.st_mode))
+    return fail("it is a directory");
+  FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f)
+    return fail(std::strerror(errno));
+  out.clear();
+  char chunk[1 << 16];
+  size_t n;
+  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0)
+    out.append(chunk, n);
+  bool failed = std::ferror(f);
+  std::fclose(f);
+  return failed ? fail(std::strerror(errno)) : true;
 }

@@ -11,16 +11,9 @@
 #include "nnrt/File.h"
 #include "nnrt/Model.h"
 
-#include <cctype>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <iterator>
-#include <sstream>
-#include <sys/stat.h>
-
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 
 using namespace nnrt;
 
@@ -96,27 +89,6 @@ std::string npyHeader(const Tensor &t) {
 bool fail(std::string &error, const std::string &message) {
   error = message;
   return false;
-}
-
-/// The whole of the regular file `path`.
-bool readFile(const std::string &path, std::string &out, std::string &error) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0)
-    return fail(error, "cannot read '" + path + "': " + std::strerror(errno));
-  if (S_ISDIR(st.st_mode))
-    return fail(error, "cannot read '" + path + "': it is a directory");
-  FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f)
-    return fail(error, "cannot read '" + path + "': " + std::strerror(errno));
-  char chunk[1 << 16];
-  size_t n;
-  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0)
-    out.append(chunk, n);
-  bool failed = std::ferror(f);
-  std::fclose(f);
-  if (failed)
-    return fail(error, "cannot read '" + path + "': " + std::strerror(errno));
-  return true;
 }
 
 /// The value of `key` in a .npy header dictionary: the text after its

@@ -8,6 +8,7 @@
 
 #include "Harness.h"
 
+#include "nnrt/Archive.h"
 #include "nnrt/Model.h"
 #include "nnrt/Npz.h"
 
@@ -137,6 +138,11 @@ void testDirectoryLoad() {
   check(!readNpz("/tmp", out, error) &&
             error == "cannot read '/tmp': it is a directory",
         "a directory as --load is refused (was std::ios_failure): " + error);
+  std::string bytes;
+  check(!readFileBytes("/tmp", bytes, error) &&
+            error == "cannot read '/tmp': it is a directory",
+        "a directory as a data file is refused (was std::ios_failure): " +
+            error);
 }
 
 void testDescriptionNumbers() {

@@ -1,9 +1,10 @@
-//===- File.h - writing the files a user owns -------------------*- C++ -*-===//
+//===- File.h - reading and writing the files a user owns -------*- C++ -*-===//
 //
-// Part of nnc's runtime (libnnrt). Output files (--save, --dump, --json)
-// are replaced atomically: a temporary file beside the target, every byte
-// written and flushed to disk, then renamed over it. A failure (a full disk
-// included) leaves the old file as it was and no temporary behind.
+// Part of nnc's runtime (libnnrt). Input files are read whole, with a
+// message for a directory or a read error. Output files (--save, --dump,
+// --json) are replaced atomically: a temporary file beside the target, every
+// byte written and flushed to disk, then renamed over it. A failure (a full
+// disk included) leaves the old file as it was and no temporary behind.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,10 @@
 #include <string>
 
 namespace nnrt {
+
+/// The whole of the file `path` into `out`. False with a message naming
+/// `path` when it is missing, a directory or cannot be read.
+bool readFile(const std::string &path, std::string &out, std::string &error);
 
 /// Replaces the file `path` with `data`. A symbolic link is written
 /// through (its target is replaced, the link stays); the file keeps its
