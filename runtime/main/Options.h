@@ -39,7 +39,7 @@ struct Options {
   int64_t holdout = -1; // images held out of the training set for testing
   std::string json, load, save, dump;
   bool stopOnNan = true; // --on-nan=stop: a non-finite loss ends training
-  bool onNanGiven = false; // else tf-cnn without --save continues (below)
+  bool onNanGiven = false; // else tf-cnn without --save continues
   const char *program = "bench"; // argv[0], for messages
   bool help = false, version = false;
   /// The message for --batch, which the program cannot honour.

@@ -64,6 +64,12 @@ int openModel(Run &run) {
     options.mode = run.model.benchmark == "tf_cnn_benchmarks" ? Mode::TfCnn
                    : hasLabels(run.model)                     ? Mode::Forward
                                                               : Mode::Benchmark;
+  // A speed benchmark that keeps nothing runs on through a NaN loss, as
+  // tf_cnn_benchmarks does (AlexNet diverges on its synthetic images);
+  // told to stop, or saving, it stops.
+  if (!options.onNanGiven && options.mode == Mode::TfCnn &&
+      options.save.empty())
+    options.stopOnNan = false;
   if (int status = openDevice(run))
     return status;
   const ModeInfo &mode = describe(run.options.mode);

@@ -284,12 +284,7 @@ void nnrt::runEvaluation(Call &eval, DataSource &data,
 
 LossWatch::LossWatch(const Options &options, Call &train)
     : options(options),
-      watched(options.stopOnNan && train.arg("output", "loss") != nullptr &&
-              // A speed benchmark that keeps nothing runs on, as
-              // tf_cnn_benchmarks does (AlexNet diverges on its synthetic
-              // images); told to stop, or saving, it stops.
-              (options.onNanGiven || options.mode != Mode::TfCnn ||
-               !options.save.empty())) {}
+      watched(options.stopOnNan && train.arg("output", "loss") != nullptr) {}
 
 bool LossWatch::check(float loss, const std::string &where) {
   if (!watched || std::isfinite(loss)) {
