@@ -11,6 +11,7 @@
 #include "Options.h"
 
 #include "nnc/Driver/Emit.h"
+#include "nnc/Driver/Error.h"
 #include "nnc/Driver/Registration.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -22,23 +23,20 @@
 #include <cstdlib>
 #include <new>
 
+/// Ends the run with "nnc: error: `message`" and exit code 1.
+[[noreturn]] static void exitWithError(const char *message) {
+  (void)nnc::reportError(message);
+  std::_Exit(1);
+}
+
 /// LLVM's fatal errors and failed allocations end the run with one line
 /// of ours and exit code 1, not a stack dump.
 static void installErrorHandlers() {
   llvm::install_fatal_error_handler(
-      [](void *, const char *reason, bool) {
-        llvm::errs() << "nnc: error: " << reason << "\n";
-        std::_Exit(1);
-      },
-      nullptr);
-  llvm::install_bad_alloc_error_handler([](void *, const char *, bool) {
-    llvm::errs() << "nnc: error: out of memory\n";
-    std::_Exit(1);
-  });
-  std::set_new_handler([] {
-    llvm::errs() << "nnc: error: out of memory\n";
-    std::_Exit(1);
-  });
+      [](void *, const char *reason, bool) { exitWithError(reason); });
+  llvm::install_bad_alloc_error_handler(
+      [](void *, const char *, bool) { exitWithError("out of memory"); });
+  std::set_new_handler([] { exitWithError("out of memory"); });
 }
 
 int main(int argc, char **argv) {
