@@ -4,8 +4,10 @@
 #   scripts/fuzz.sh [SECONDS] [BUILD_DIR] [TARGET]   default: 60 s, build/, parser
 #
 # TARGET is parser (the .nn lexer, parser, shape checks and IR
-# construction), npz (the runtime's .npz reader, as --load uses it) or model
-# (the runtime's reader of the model description). The corpus grows in
+# construction), npz (the runtime's .npz reader, as --load uses it), model
+# (the runtime's reader of the model description), cifar or mnist (the
+# runtime's readers of the data sets, as --data uses them, gzip and tar
+# included). The corpus grows in
 # .fuzz/TARGET/corpus, seeded from models/ and the bad-input tests (parser)
 # or test/Fuzz/Inputs; crashes are written to .fuzz/TARGET/ and make the
 # script fail.
@@ -16,8 +18,9 @@ target=${3:-parser}
 root=$(cd "$(dirname "$0")/.." && pwd)
 case "$target" in
   parser) fuzzer=nnc-parser-fuzzer ;;
-  npz | model) fuzzer=nnrt-$target-fuzzer ;;
-  *) echo "fuzz.sh: unknown target '$target' (parser, npz or model)" >&2; exit 1 ;;
+  npz | model | cifar | mnist) fuzzer=nnrt-$target-fuzzer ;;
+  *) echo "fuzz.sh: unknown target '$target' (parser, npz, model, cifar or mnist)" >&2
+     exit 1 ;;
 esac
 fuzzer="$root/$build/bin/$fuzzer"
 if [ ! -x "$fuzzer" ]; then
@@ -36,6 +39,8 @@ case "$target" in
     extra=(-dict="$root/compiler/tools/nnc-fuzz/nn.dict" -max_len=4096) ;;
   npz) cp "$root"/test/Fuzz/Inputs/*.npz "$work/seeds/"; extra=(-max_len=4096) ;;
   model) cp "$root"/test/Fuzz/Inputs/*.json "$work/seeds/"; extra=(-max_len=8192) ;;
+  cifar | mnist)
+    cp "$root"/test/Fuzz/Inputs/"$target"*.bin "$work/seeds/"; extra=(-max_len=8192) ;;
 esac
 "$fuzzer" "$work/corpus" "$work/seeds" "${extra[@]}" \
   -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \

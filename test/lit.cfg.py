@@ -25,7 +25,8 @@ config.substitutions.append(
     ("%nnrt_lib", os.path.join(config.nnc_obj_root, "lib", "libnnrt.a")))
 if config.nnc_have_fuzzer:
     llvm_config.add_tool_substitutions(
-        ["nnc-parser-fuzzer", "nnrt-npz-fuzzer", "nnrt-model-fuzzer"],
+        ["nnc-parser-fuzzer", "nnrt-npz-fuzzer", "nnrt-model-fuzzer",
+         "nnrt-cifar-fuzzer", "nnrt-mnist-fuzzer"],
         [config.nnc_tools_dir])
     config.available_features.add("fuzzer")
 config.substitutions.append(("%nnc_tools", config.nnc_tools_dir))

@@ -83,31 +83,41 @@ bool nnrt::gunzip(const std::string &in, const std::string &name,
     error = "cannot inflate '" + name + "': zlib failed to start";
     return false;
   }
-  stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(in.data()));
-  stream.avail_in = static_cast<uInt>(in.size());
-  std::vector<char> buffer(1 << 20);
+  // zlib counts input in 32 bits: a larger file is fed in pieces.
+  size_t fed = 0;
+  auto refill = [&] {
+    if (stream.avail_in > 0 || fed == in.size())
+      return;
+    size_t n = std::min<size_t>(in.size() - fed, size_t(1) << 30);
+    stream.next_in =
+        reinterpret_cast<Bytef *>(const_cast<char *>(in.data())) + fed;
+    stream.avail_in = static_cast<uInt>(n);
+    fed += n;
+  };
+  std::vector<char> buffer(1 << 16);
   int status = Z_OK;
   while (true) {
+    refill();
     stream.next_out = reinterpret_cast<Bytef *>(buffer.data());
     stream.avail_out = static_cast<uInt>(buffer.size());
     status = z.step(&stream, Z_NO_FLUSH);
     out.append(buffer.data(), buffer.size() - stream.avail_out);
-    if (status == Z_STREAM_END && stream.avail_in > 0 &&
-        isGzip(std::string(reinterpret_cast<const char *>(stream.next_in),
-                           std::min<uInt>(stream.avail_in, 2)))) {
+    size_t at = fed - stream.avail_in; // the first byte zlib has not used
+    if (status == Z_STREAM_END && isGzip(in.substr(at, 2))) {
       // Another gzip member follows (as `cat a.gz b.gz` makes).
-      Bytef *next = stream.next_in;
-      uInt left = stream.avail_in;
       z.end(&stream);
       stream = z_stream{};
-      z.init(&stream, 16 + MAX_WBITS, ZLIB_VERSION, sizeof stream);
-      stream.next_in = next;
-      stream.avail_in = left;
+      if (z.init(&stream, 16 + MAX_WBITS, ZLIB_VERSION, sizeof stream) !=
+          Z_OK) {
+        error = "cannot inflate '" + name + "': zlib failed to start";
+        return false;
+      }
+      fed = at;
       continue;
     }
     if (status != Z_OK)
       break;
-    if (stream.avail_in == 0 && stream.avail_out != 0) {
+    if (stream.avail_in == 0 && fed == in.size() && stream.avail_out != 0) {
       status = Z_BUF_ERROR; // input ended inside the stream
       break;
     }
@@ -122,6 +132,14 @@ bool nnrt::gunzip(const std::string &in, const std::string &name,
                : std::string(message ? message : "corrupt data")) +
           ")";
   return false;
+}
+
+bool nnrt::inflateIfGzip(const std::string &bytes, const std::string &name,
+                         std::string &out, std::string &error) {
+  if (isGzip(bytes))
+    return gunzip(bytes, name, out, error);
+  out = bytes;
+  return true;
 }
 
 bool nnrt::readFileBytes(const std::string &path, std::string &out,

@@ -7,6 +7,7 @@
 #include "nnrt/Data.h"
 
 #include "nnrt/Archive.h"
+#include "nnrt/File.h"
 #include "nnrt/Init.h"
 
 #include <algorithm>
@@ -52,9 +53,11 @@ void nnrt::fillLabels(Tensor &t, int64_t classes, std::mt19937_64 &rng) {
   }
 }
 
-/// CIFAR-10 records (a label byte and 3072 pixel bytes) into `out`.
-static bool parseCifar10(const std::string &path, const std::string &bytes,
-                         ImageSet &out, std::string &error) {
+/// CIFAR-10 records (a label byte and 3072 pixel bytes), inflated, into
+/// `out`.
+static bool parseCifar10Records(const std::string &path,
+                                const std::string &bytes, ImageSet &out,
+                                std::string &error) {
   const int64_t kRecord = 1 + out.pixelsPerImage();
   int64_t size = static_cast<int64_t>(bytes.size());
   if (size == 0 || size % kRecord != 0) {
@@ -64,6 +67,8 @@ static bool parseCifar10(const std::string &path, const std::string &bytes,
             "32x32x3 pixels)";
     return false;
   }
+  out.labels.reserve(out.labels.size() + size / kRecord);
+  out.pixels.reserve(out.pixels.size() + size / kRecord * (kRecord - 1));
   for (int64_t r = 0; r < size / kRecord; ++r) {
     auto *record =
         reinterpret_cast<const uint8_t *>(bytes.data()) + r * kRecord;
@@ -76,6 +81,13 @@ static bool parseCifar10(const std::string &path, const std::string &bytes,
     out.pixels.insert(out.pixels.end(), record + 1, record + kRecord);
   }
   return true;
+}
+
+bool nnrt::parseCifar10(const std::string &bytes, const std::string &name,
+                        ImageSet &out, std::string &error) {
+  std::string records;
+  return inflateIfGzip(bytes, name, records, error) &&
+         parseCifar10Records(name, records, out, error);
 }
 
 /// `path`, or `path.gz` when only that exists; empty when neither does.
@@ -92,32 +104,53 @@ static bool endsWith(const std::string &s, const std::string &tail) {
          s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-/// The files `names` from the archive `path` (cifar-10-binary.tar.gz keeps
-/// them in cifar-10-batches-bin/), in order.
-static bool readCifar10Archive(const std::string &path,
-                               const std::vector<std::string> &names,
+/// The batches of the CIFAR-10 training set, or of its test set.
+static std::vector<std::string> cifar10Names(bool train) {
+  std::vector<std::string> names;
+  if (train)
+    for (int i = 1; i <= 5; ++i)
+      names.push_back("data_batch_" + std::to_string(i) + ".bin");
+  else
+    names.push_back("test_batch.bin");
+  return names;
+}
+
+bool nnrt::parseCifar10Archive(const std::string &bytes,
+                               const std::string &name, bool train,
                                ImageSet &out, std::string &error,
                                bool *absent) {
-  std::string bytes;
+  std::vector<std::string> names = cifar10Names(train);
+  std::string tar;
   std::vector<std::pair<std::string, std::string>> files;
-  if (!readFileBytes(path, bytes, error) || !readTar(bytes, path, files, error))
+  if (!inflateIfGzip(bytes, name, tar, error) ||
+      !readTar(tar, name, files, error))
     return false;
+  // cifar-10-binary.tar.gz keeps the batches in cifar-10-batches-bin/.
   int found = 0;
-  for (const std::string &name : names)
+  for (const std::string &batch : names)
     for (const auto &[member, contents] : files)
-      if (member == name || endsWith(member, "/" + name)) {
+      if (member == batch || endsWith(member, "/" + batch)) {
         ++found;
-        if (!parseCifar10(path + ":" + member, contents, out, error))
+        if (!parseCifar10Records(name + ":" + member, contents, out, error))
           return false;
         break;
       }
   if (found)
     return true;
-  error = "'" + path + "' holds no " + names.front() +
+  error = "'" + name + "' holds no " + names.front() +
           " (is it CIFAR-10's binary version, cifar-10-binary.tar.gz?)";
   if (absent)
     *absent = true;
   return false;
+}
+
+/// parseCifar10Archive on the file `path`.
+static bool readCifar10Archive(const std::string &path, bool train,
+                               ImageSet &out, std::string &error,
+                               bool *absent) {
+  std::string bytes;
+  return readFile(path, bytes, error) &&
+         parseCifar10Archive(bytes, path, train, out, error, absent);
 }
 
 /// Why `dir` has no CIFAR-10 files, with the way to the ones nearby.
@@ -143,30 +176,23 @@ bool nnrt::readCifar10(const std::string &dir, bool train, ImageSet &out,
   out = ImageSet();
   if (absent)
     *absent = false;
-  std::vector<std::string> names;
-  if (train)
-    for (int i = 1; i <= 5; ++i)
-      names.push_back("data_batch_" + std::to_string(i) + ".bin");
-  else
-    names.push_back("test_batch.bin");
   // The downloaded archive, given itself or lying in the directory.
   if (fileExists(dir))
-    return readCifar10Archive(dir, names, out, error, absent);
+    return readCifar10Archive(dir, train, out, error, absent);
   int found = 0;
-  for (const std::string &name : names) {
+  for (const std::string &name : cifar10Names(train)) {
     std::string path = findFile(dir + "/" + name), bytes;
     if (path.empty())
       continue;
     ++found;
-    if (!readFileBytes(path, bytes, error) ||
-        !parseCifar10(path, bytes, out, error))
+    if (!readFile(path, bytes, error) || !parseCifar10(bytes, path, out, error))
       return false;
   }
   if (found)
     return true;
   std::string archive = dir + "/cifar-10-binary.tar.gz";
   if (fileExists(archive))
-    return readCifar10Archive(archive, names, out, error, absent);
+    return readCifar10Archive(archive, train, out, error, absent);
   error = cifar10Missing(dir, train);
   if (absent)
     *absent = true;
@@ -204,12 +230,53 @@ static uint32_t bigEndian(const std::string &b, size_t at) {
   return u(0) << 24 | u(1) << 16 | u(2) << 8 | u(3);
 }
 
-bool nnrt::readMnist(const std::string &dir, bool train, ImageSet &out,
-                     std::string &error) {
+bool nnrt::parseMnist(const std::string &imageBytes,
+                      const std::string &imagesName,
+                      const std::string &labelBytes,
+                      const std::string &labelsName, ImageSet &out,
+                      std::string &error) {
   out = ImageSet();
   out.side = 28;
   out.channels = 1;
   out.channelMajor = false;
+  std::string images, labels;
+  if (!inflateIfGzip(imageBytes, imagesName, images, error) ||
+      !inflateIfGzip(labelBytes, labelsName, labels, error))
+    return false;
+  if (images.size() < 16 || bigEndian(images, 0) != 0x803 ||
+      bigEndian(images, 8) != 28 || bigEndian(images, 12) != 28) {
+    error = "'" + imagesName + "' is not an IDX file of 28x28 images";
+    return false;
+  }
+  if (labels.size() < 8 || bigEndian(labels, 0) != 0x801) {
+    error = "'" + labelsName + "' is not an IDX label file";
+    return false;
+  }
+  int64_t n = bigEndian(images, 4);
+  if (int64_t(bigEndian(labels, 4)) != n ||
+      int64_t(images.size()) != 16 + n * 784 ||
+      int64_t(labels.size()) != 8 + n) {
+    error = "'" + imagesName + "' and '" + labelsName +
+            "' disagree on the number of images or are truncated";
+    return false;
+  }
+  out.labels.reserve(n);
+  for (int64_t i = 0; i < n; ++i) {
+    uint8_t label = labels[8 + i];
+    if (label >= out.classes) {
+      error = "'" + labelsName + "': label " + std::to_string(i) + " is " +
+              std::to_string(label) + "; MNIST labels are 0..9";
+      return false;
+    }
+    out.labels.push_back(label);
+  }
+  out.pixels.assign(images.begin() + 16, images.end());
+  return true;
+}
+
+bool nnrt::readMnist(const std::string &dir, bool train, ImageSet &out,
+                     std::string &error) {
+  out = ImageSet();
   std::string prefix = dir + "/" + (train ? "train" : "t10k");
   if (train && findFile(prefix + "-images-idx3-ubyte").empty())
     prefix = dir + "/t10k";
@@ -224,37 +291,9 @@ bool nnrt::readMnist(const std::string &dir, bool train, ImageSet &out,
     *path = found;
   }
   std::string images, labels;
-  if (!readFileBytes(imagesPath, images, error) ||
-      !readFileBytes(labelsPath, labels, error))
-    return false;
-  if (images.size() < 16 || bigEndian(images, 0) != 0x803 ||
-      bigEndian(images, 8) != 28 || bigEndian(images, 12) != 28) {
-    error = "'" + imagesPath + "' is not an IDX file of 28x28 images";
-    return false;
-  }
-  if (labels.size() < 8 || bigEndian(labels, 0) != 0x801) {
-    error = "'" + labelsPath + "' is not an IDX label file";
-    return false;
-  }
-  int64_t n = bigEndian(images, 4);
-  if (int64_t(bigEndian(labels, 4)) != n ||
-      int64_t(images.size()) != 16 + n * 784 ||
-      int64_t(labels.size()) != 8 + n) {
-    error = "'" + imagesPath + "' and '" + labelsPath +
-            "' disagree on the number of images or are truncated";
-    return false;
-  }
-  for (int64_t i = 0; i < n; ++i) {
-    uint8_t label = labels[8 + i];
-    if (label >= out.classes) {
-      error = "'" + labelsPath + "': label " + std::to_string(i) + " is " +
-              std::to_string(label) + "; MNIST labels are 0..9";
-      return false;
-    }
-    out.labels.push_back(label);
-  }
-  out.pixels.assign(images.begin() + 16, images.end());
-  return true;
+  return readFile(imagesPath, images, error) &&
+         readFile(labelsPath, labels, error) &&
+         parseMnist(images, imagesPath, labels, labelsPath, out, error);
 }
 
 void nnrt::splitImages(ImageSet &set, int64_t first, ImageSet &tail) {

@@ -1,17 +1,21 @@
-//===- ReaderTests.cpp - hostile .npz archives and model descriptions -----===//
+//===- ReaderTests.cpp - hostile archives, descriptions and data files ----===//
 //
 // Part of nnc's runtime tests. Each input below once crashed a reader (an
 // uncaught exception, an out-of-bounds read, a signed overflow) or was
-// accepted wrongly; now each is refused with its message.
+// accepted wrongly; now each is refused with its message. The data files'
+// readers (CIFAR-10, MNIST, gzip, tar) are checked on valid and broken
+// files alike.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Harness.h"
 
 #include "nnrt/Archive.h"
+#include "nnrt/Data.h"
 #include "nnrt/Model.h"
 #include "nnrt/Npz.h"
 
+#include <cstdio>
 #include <unistd.h>
 
 using namespace nnrt;
@@ -194,6 +198,157 @@ void testDescriptionNumbers() {
         "flops that are not a number are refused");
 }
 
+/// `data` as a gzip member with one stored (uncompressed) deflate block.
+std::string gzipOf(const std::string &data) {
+  std::string gz = "\x1f\x8b\x08";
+  put(gz, 0, 6);    // flags, time, extra flags
+  gz += "\xff\x01"; // unknown OS; the last (and only) stored block
+  put(gz, data.size(), 2);
+  put(gz, ~data.size() & 0xFFFF, 2);
+  gz += data;
+  put(gz, crc32(data.data(), data.size()), 4);
+  put(gz, data.size(), 4);
+  return gz;
+}
+
+/// A ustar archive holding `name` with `data`.
+std::string tarOf(const std::string &name, const std::string &data) {
+  std::string header(512, '\0');
+  header.replace(0, name.size(), name);
+  char size[12];
+  std::snprintf(size, sizeof size, "%011o", static_cast<unsigned>(data.size()));
+  header.replace(124, 11, size);
+  header[156] = '0';
+  header.replace(257, 6, std::string("ustar", 6));
+  std::string tar = header + data;
+  tar.resize((tar.size() + 511) / 512 * 512 + 1024, '\0');
+  return tar;
+}
+
+/// CIFAR-10 records with these labels.
+std::string cifarOf(std::initializer_list<int> labels) {
+  std::string records;
+  for (int label : labels)
+    records += static_cast<char>(label) + std::string(3072, '\x40');
+  return records;
+}
+
+/// An MNIST label file and image file of `count` images (labels 0, 1, ...).
+std::pair<std::string, std::string> mnistOf(uint32_t count) {
+  auto big = [](std::string &out, uint32_t v) {
+    for (int i = 3; i >= 0; --i)
+      out.push_back(static_cast<char>(v >> (8 * i)));
+  };
+  std::string labels, images;
+  big(labels, 0x801);
+  big(labels, count);
+  for (uint32_t i = 0; i < count; ++i)
+    labels.push_back(static_cast<char>(i % 10));
+  for (uint32_t v : {0x803u, count, 28u, 28u})
+    big(images, v);
+  images += std::string(784 * count, '\x7f');
+  return {labels, images};
+}
+
+void testCifar10Files() {
+  ImageSet set;
+  std::string error;
+  check(parseCifar10(cifarOf({3, 9}), "b.bin", set, error) &&
+            set.count() == 2 && set.labels[1] == 9 &&
+            set.pixels.size() == 2 * 3072,
+        "two CIFAR-10 records read: " + error);
+  set = ImageSet();
+  std::string twoMembers = gzipOf(cifarOf({1})) + gzipOf(cifarOf({2}));
+  check(parseCifar10(twoMembers, "b.bin.gz", set, error) && set.count() == 2 &&
+            set.labels[0] == 1 && set.labels[1] == 2,
+        "a gzip file of two members reads both: " + error);
+  std::string gz = gzipOf(cifarOf({1}));
+  check(!parseCifar10(gz.substr(0, gz.size() - 100), "b.bin.gz", set, error) &&
+            error == "'b.bin.gz' is not a complete gzip file (it ends early)",
+        "a truncated gzip file is refused: " + error);
+  std::string bad = gz;
+  bad[bad.size() - 8] ^= 1; // the CRC
+  check(!parseCifar10(bad, "b.bin.gz", set, error) &&
+            contains(error, "'b.bin.gz' is not a complete gzip file"),
+        "a gzip file with a wrong CRC is refused: " + error);
+  check(!parseCifar10(cifarOf({1}) + "x", "b.bin", set, error) &&
+            contains(error, "its 3074 bytes are not a whole number of "
+                            "3073-byte records"),
+        "a partial record is refused: " + error);
+  check(!parseCifar10("", "b.bin", set, error) &&
+            contains(error, "its 0 bytes are not a whole number"),
+        "an empty batch file is refused: " + error);
+  check(!parseCifar10(cifarOf({0, 10}), "b.bin", set, error) &&
+            error == "'b.bin': record 1 has label 10; CIFAR-10 labels are 0..9",
+        "a label out of range is refused: " + error);
+}
+
+void testCifar10Archives() {
+  ImageSet set;
+  std::string error;
+  bool absent = false;
+  std::string tar = tarOf("cifar-10-batches-bin/test_batch.bin", cifarOf({4}));
+  check(parseCifar10Archive(gzipOf(tar), "c.tar.gz", false, set, error) &&
+            set.count() == 1 && set.labels[0] == 4,
+        "the test batch of a tar.gz archive reads: " + error);
+  set = ImageSet();
+  check(!parseCifar10Archive(tar, "c.tar", true, set, error, &absent) &&
+            absent && contains(error, "'c.tar' holds no data_batch_1.bin"),
+        "an archive without training batches says so: " + error);
+  absent = false;
+  check(!parseCifar10Archive(tar.substr(0, 1000), "c.tar", false, set, error,
+                             &absent) &&
+            !absent &&
+            error == "'c.tar' is not a tar archive (bad header at byte 0)",
+        "a truncated archive is refused: " + error);
+  std::string huge = tar;
+  huge.replace(124, 11, "77777777777");
+  check(!parseCifar10Archive(huge, "c.tar", false, set, error) &&
+            contains(error, "bad header at byte 0"),
+        "a member larger than the archive is refused: " + error);
+  check(!parseCifar10Archive(tar.substr(0, 100), "c.tar", false, set, error) &&
+            contains(error, "'c.tar' is not a tar archive (too short)"),
+        "a file shorter than a tar header is refused: " + error);
+  tar = tarOf("cifar-10-batches-bin/test_batch.bin", cifarOf({4}) + "?");
+  check(!parseCifar10Archive(tar, "c.tar", false, set, error) &&
+            contains(error, "'c.tar:cifar-10-batches-bin/test_batch.bin' is "
+                            "not in the CIFAR-10 binary format"),
+        "a broken batch in an archive is named: " + error);
+}
+
+void testMnistFiles() {
+  auto [labels, images] = mnistOf(3);
+  ImageSet set;
+  std::string error;
+  check(parseMnist(gzipOf(images), "i.gz", labels, "l", set, error) &&
+            set.count() == 3 && set.labels[2] == 2 &&
+            set.pixels.size() == 3 * 784 && set.side == 28,
+        "MNIST files read (images gzipped): " + error);
+  check(!parseMnist(images, "i", mnistOf(2).first, "l", set, error) &&
+            contains(error, "disagree on the number of images"),
+        "files with different counts are refused: " + error);
+  check(!parseMnist(images.substr(0, images.size() - 1), "i", labels, "l", set,
+                    error) &&
+            contains(error, "or are truncated"),
+        "a truncated image file is refused: " + error);
+  std::string big = images;
+  big[4] = big[5] = big[6] = big[7] = '\xff'; // 2^32 - 1 images
+  check(!parseMnist(big, "i", labels, "l", set, error) &&
+            contains(error, "disagree on the number of images"),
+        "a count far beyond the file is refused: " + error);
+  std::string label10 = labels;
+  label10[9] = 10;
+  check(!parseMnist(images, "i", label10, "l", set, error) &&
+            error == "'l': label 1 is 10; MNIST labels are 0..9",
+        "a label out of range is refused: " + error);
+  check(!parseMnist(labels, "i", labels, "l", set, error) &&
+            error == "'i' is not an IDX file of 28x28 images",
+        "a label file given as images is refused: " + error);
+  check(!parseMnist(images, "i", "", "l", set, error) &&
+            error == "'l' is not an IDX label file",
+        "an empty label file is refused: " + error);
+}
+
 } // namespace
 
 void runReaderTests() {
@@ -201,4 +356,7 @@ void runReaderTests() {
   testZipOffsets();
   testDirectoryLoad();
   testDescriptionNumbers();
+  testCifar10Files();
+  testCifar10Archives();
+  testMnistFiles();
 }

@@ -27,6 +27,11 @@ bool isGzip(const std::string &bytes);
 bool gunzip(const std::string &in, const std::string &name, std::string &out,
             std::string &error);
 
+/// `bytes` (the contents of the file `name`), inflated into `out` when
+/// they are gzip-compressed, else copied.
+bool inflateIfGzip(const std::string &bytes, const std::string &name,
+                   std::string &out, std::string &error);
+
 /// The contents of `path`, inflated when it is gzip-compressed.
 bool readFileBytes(const std::string &path, std::string &out,
                    std::string &error);

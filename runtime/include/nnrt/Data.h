@@ -58,6 +58,20 @@ bool readCifar10(const std::string &dir, bool train, ImageSet &out,
 bool readMnist(const std::string &dir, bool train, ImageSet &out,
                std::string &error);
 
+/// The in-memory readers under readCifar10 and readMnist, given the bytes
+/// of the files as stored (each maybe gzip-compressed) and their names for
+/// messages; they check everything they read. parseCifar10 appends the
+/// records of one batch file to `out`; parseCifar10Archive those of the
+/// training or test batches of a tar archive (cifar-10-binary.tar.gz).
+bool parseCifar10(const std::string &bytes, const std::string &name,
+                  ImageSet &out, std::string &error);
+bool parseCifar10Archive(const std::string &bytes, const std::string &name,
+                         bool train, ImageSet &out, std::string &error,
+                         bool *absent = nullptr);
+bool parseMnist(const std::string &images, const std::string &imagesName,
+                const std::string &labels, const std::string &labelsName,
+                ImageSet &out, std::string &error);
+
 /// Splits off the images from `first` on into `tail` (the held-out part).
 void splitImages(ImageSet &set, int64_t first, ImageSet &tail);
 
