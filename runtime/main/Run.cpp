@@ -73,12 +73,15 @@ int openModel(Run &run) {
   if (int status = openDevice(run))
     return status;
   const ModeInfo &mode = describe(run.options.mode);
-  if (!run.session.bind(mode.entry, findEntryPoint(mode.entry), run.call,
-                        error))
+  PackedFn fn = findEntryPoint(mode.entry);
+  if (!fn || !run.model.entryPoint(mode.entry))
     return run.fail(std::string("--mode=") + mode.name + " needs the '" +
                         mode.entry + "' entry point, which model '" +
                         run.model.name + "' was not compiled with",
                     2);
+  // The entry point is there, but the runtime cannot pass its arguments.
+  if (!run.session.bind(mode.entry, fn, run.call, error))
+    return run.fail("model '" + run.model.name + "': " + error);
   if (Tensor *input = run.call.first("input");
       !run.model.batchSize && input && !input->shape().empty())
     run.model.batchSize = input->shape()[0];

@@ -127,7 +127,9 @@ def CheckModelPass : Pass<"nnc-check-model", "::mlir::ModuleOp"> {
     exact in 64-bit arithmetic. Parameters and the entry points' floating-
     point inputs and outputs are f32: the runtime's data, parameters and
     checkpoints are f32 (reduced precision on CUDA is --precision, not the
-    model's types). Each violation is an error at the value's location.
+    model's types). The entry points (public functions) take and return
+    tensors of f32, i32 or i64 only, the types the bench program passes.
+    Each violation is an error at the value's location.
   }];
 }
 
