@@ -11,8 +11,8 @@
 #include "Entries.h"
 #include "Outputs.h"
 #include "Run.h"
+#include "Signals.h"
 #include "Steps.h"
-#include "Train.h"
 
 #include <climits>
 #include <cstdio>
@@ -74,13 +74,19 @@ int runProgram(Run &run, int argc, char **argv) {
     return status;
   if (int status = setUp(run))
     return status;
+  // From the first step to the last byte written, SIGINT, SIGTERM and
+  // SIGHUP stop the run instead of ending the program.
+  StopSignals stop;
   int status = runSteps(run);
   if (interrupted())
     return finishInterrupted(run, status);
   if (status)
     return status;
   printSummary(run);
-  return writeOutputs(run);
+  status = writeOutputs(run);
+  // A signal while the files were written: they are whole, and the exit
+  // status still says that the run was asked to stop.
+  return status == 0 && interrupted() ? 128 + interruptSignal() : status;
 }
 } // namespace
 

@@ -7,14 +7,13 @@
 #include "Outputs.h"
 
 #include "Report.h"
-#include "Train.h"
+#include "Signals.h"
 
 #include "nnrt/File.h"
 #include "nnrt/Npz.h"
 
 #include <cerrno>
 #include <cmath>
-#include <csignal>
 #include <unistd.h>
 
 using namespace nnrt;
@@ -86,14 +85,11 @@ bool nnrt::saveParameters(Run &run) {
 
 int nnrt::finishInterrupted(Run &run, int status) {
   const Options &options = run.options;
-  int signal = interruptSignal();
-  run.training["interrupted"] = signal == SIGTERM  ? "SIGTERM"
-                                : signal == SIGHUP ? "SIGHUP"
-                                                   : "SIGINT";
+  run.training["interrupted"] = interruptName();
   std::string error;
   if (!options.json.empty() && !writeRecord(run, error))
     return run.fail(error);
-  return status == 130 ? 128 + signal : status;
+  return status == 0 || status == 130 ? 128 + interruptSignal() : status;
 }
 
 int nnrt::writeOutputs(Run &run) {

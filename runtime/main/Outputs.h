@@ -21,9 +21,9 @@ int checkOutputs(const Run &run);
 /// under --on-nan=stop). False after reporting why not.
 bool saveParameters(Run &run);
 
-/// After a signal stopped training (`status`: the training's): writes
-/// --json with what was done. Returns 128 + the signal's number, or 1 after
-/// reporting a failure.
+/// After a signal stopped the run (`status`: its steps'): writes --json
+/// with what was measured, marked "interrupted". Returns 128 + the signal's
+/// number, the steps' own failure status, or 1 after reporting a failure.
 int finishInterrupted(Run &run, int status);
 
 /// Writes the output files the flags ask for. Returns 0, or 1 after

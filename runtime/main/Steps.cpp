@@ -10,6 +10,7 @@
 #include "Outputs.h"
 #include "Progress.h"
 #include "Report.h"
+#include "Signals.h"
 #include "TfCnn.h"
 #include "Train.h"
 
@@ -21,7 +22,8 @@ using namespace nnrt;
 namespace {
 /// --warmup untimed and --steps timed calls of `call`, on the training
 /// images in order or on synthetic data; a line every 10 steps, and on a
-/// terminal a step counter in between.
+/// terminal a step counter in between. A stop signal ends it after the
+/// current step.
 void timeSteps(Run &run, Call &call, std::vector<double> &seconds) {
   const Options &options = run.options;
   DataSource &data = run.data;
@@ -31,7 +33,8 @@ void timeSteps(Run &run, Call &call, std::vector<double> &seconds) {
   else
     data.fillSynthetic(call);
   StepCounter counter(options.warmup, options.steps);
-  for (int64_t i = 0; i < options.warmup + options.steps; ++i) {
+  for (int64_t i = 0; i < options.warmup + options.steps && !interrupted();
+       ++i) {
     if (data.real())
       data.fill(call, data.train(), order, i * data.batchSize(),
                 /*augment=*/false);
@@ -70,6 +73,8 @@ int benchmark(Run &run) {
   printLayers(run.model);
   std::fflush(stdout);
   timeSteps(run, run.call, run.seconds);
+  if (interrupted())
+    return 0;
   printSummaryLine(run, "Forward", "forward", run.seconds);
   if (!run.session.info().entryPoint("forward_backward"))
     return 0;
@@ -82,7 +87,8 @@ int benchmark(Run &run) {
     return run.fail(error);
   std::vector<double> seconds;
   timeSteps(run, backward, seconds);
-  printSummaryLine(run, "Forward-backward", "forward_backward", seconds);
+  if (!interrupted())
+    printSummaryLine(run, "Forward-backward", "forward_backward", seconds);
   run.training["forward_backward"] = phaseRecord(
       run.model.batchSize, flopsOf(run, "forward_backward"), seconds);
   return 0;
@@ -114,9 +120,9 @@ int train(Run &run) {
                run.seconds.size(), saved.c_str());
   return 130;
 }
-} // namespace
 
-int nnrt::runSteps(Run &run) {
+/// The steps of --mode.
+int modeSteps(Run &run) {
   switch (run.options.mode) {
   case Mode::Train:
     return train(run);
@@ -130,6 +136,27 @@ int nnrt::runSteps(Run &run) {
   default:
     return timeMode(run);
   }
+}
+
+/// The steps a signal cut short: those of the mode, with benchmark's
+/// forward-backward steps.
+size_t stepsDone(const Run &run) {
+  size_t steps = run.seconds.size();
+  if (const Json *phase = run.training.get("forward_backward"))
+    if (const Json *each = phase->get("seconds_per_step"))
+      steps += each->array.size();
+  return steps;
+}
+} // namespace
+
+int nnrt::runSteps(Run &run) {
+  int status = modeSteps(run);
+  // Training reports its own interruption (it saves the parameters first).
+  if (status || !interrupted() || run.options.mode == Mode::Train)
+    return status;
+  std::fprintf(stderr, "%s: interrupted after %zu timed steps\n", run.program,
+               stepsDone(run));
+  return 130;
 }
 
 int64_t nnrt::flopsOf(const Run &run, const std::string &entry) {

@@ -15,8 +15,9 @@
 namespace nnrt {
 
 /// Runs the steps of --mode, filling run.seconds (and for training
-/// run.training). Returns 0, or the exit status: 130 when Ctrl-C stopped
-/// training (the parameters are saved first with --save).
+/// run.training). Returns 0, or the exit status: 130 when a stop signal
+/// (Signals.h) cut the steps short, after a line saying how many ran
+/// (training saves the parameters first with --save).
 int runSteps(Run &run);
 
 /// The FLOPs of one call of `entry` (0: not known).

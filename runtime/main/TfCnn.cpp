@@ -11,6 +11,7 @@
 #include "TfCnn.h"
 
 #include "Progress.h"
+#include "Signals.h"
 #include "Train.h"
 
 #include "nnrt/Stats.h"
@@ -131,7 +132,10 @@ int nnrt::runTfCnn(Run &run) {
   double loopStart = monotonicSeconds();
   StepCounter counter(options.warmup, options.steps);
   LossWatch watch(options, run.call);
-  for (int64_t i = 0; i < options.warmup + options.steps; ++i) {
+  // A stop signal ends the loop after the current step; the record holds
+  // the steps timed so far.
+  for (int64_t i = 0; i < options.warmup + options.steps && !interrupted();
+       ++i) {
     if (i == options.warmup) {
       counter.clear();
       std::printf("Done warm up\nStep\tImg/sec\ttotal_loss\n");
@@ -165,6 +169,8 @@ int nnrt::runTfCnn(Run &run) {
   double elapsed = monotonicSeconds() - loopStart;
   std::string dashes(64, '-');
   record(run, elapsed, std::move(lines), std::move(losses));
+  if (interrupted())
+    return 0;
   std::printf("%s\ntotal images/sec: %.2f\n%s\n", dashes.c_str(),
               run.training["total_images_per_second"].number, dashes.c_str());
   return 0;

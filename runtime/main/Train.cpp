@@ -8,31 +8,17 @@
 
 #include "Progress.h"
 #include "Report.h"
+#include "Signals.h"
 
 #include "nnrt/Stats.h"
 
 #include <algorithm>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 
 using namespace nnrt;
 
 namespace {
-/// The signal that asked training to stop, or 0.
-volatile std::sig_atomic_t stopRequested = 0;
-const int stopSignals[] = {SIGINT, SIGTERM, SIGHUP};
-
-void handleStopSignals(void (*handler)(int)) {
-  for (int signal : stopSignals)
-    std::signal(signal, handler);
-}
-
-void onStopSignal(int signal) {
-  stopRequested = signal;
-  handleStopSignals(SIG_DFL); // a second one ends the program
-}
-
 float lossOf(Call &call) {
   Tensor *t = call.arg("output", "loss");
   return t ? t->f32()[0] : NAN;
@@ -108,7 +94,7 @@ int trainEpochs(const Options &options, Call &train, Call *eval,
     double lossSum = 0, start = monotonicSeconds();
     int64_t correct = 0;
     for (int64_t s = 0; s < steps; ++s) {
-      if (stopRequested)
+      if (interrupted())
         return 0;
       data.fill(train, data.train(), order, s * batch, /*augment=*/true);
       double t0 = monotonicSeconds();
@@ -165,7 +151,7 @@ int trainSteps(const Options &options, Call &train, DataSource &data,
     data.fillSynthetic(train);
   StepCounter counter(options.warmup, options.steps);
   LossWatch watch(options, train);
-  for (int64_t i = 0; i < options.warmup + options.steps && !stopRequested;
+  for (int64_t i = 0; i < options.warmup + options.steps && !interrupted();
        ++i) {
     if (data.real())
       data.fill(train, data.train(), order, i * batch, /*augment=*/true);
@@ -226,7 +212,7 @@ Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set,
   std::vector<int64_t> order = data.order(set, /*shuffle=*/false);
   double lossSum = 0; // over images
   int64_t correct = 0, first = 0;
-  for (; first + batch <= count; first += batch) {
+  for (; first + batch <= count && !interrupted(); first += batch) {
     data.fill(eval, set, order, first, /*augment=*/false);
     double t0 = monotonicSeconds();
     eval.run();
@@ -236,7 +222,7 @@ Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set,
     if (done)
       done(static_cast<int64_t>(e.seconds.size()), batches);
   }
-  while (first < count) {
+  while (first < count && !interrupted()) {
     int64_t d = largestDivisor(batch, count - first);
     std::vector<int64_t> copies(batch);
     for (int64_t b = 0; b < batch; ++b)
@@ -251,10 +237,11 @@ Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set,
     if (done)
       done(static_cast<int64_t>(e.seconds.size()), batches);
   }
-  e.images = count;
-  if (count) {
-    e.loss = lossSum / count;
-    e.accuracy = double(correct) / count;
+  e.batches = batches;
+  e.images = std::min(first, count); // fewer when a signal stopped it
+  if (e.images) {
+    e.loss = lossSum / e.images;
+    e.accuracy = double(correct) / e.images;
   }
   return e;
 }
@@ -275,8 +262,12 @@ void nnrt::runEvaluation(Call &eval, DataSource &data,
   double took = monotonicSeconds() - start;
   int64_t batches = static_cast<int64_t>(e.seconds.size());
   seconds = e.seconds;
-  line.finish(epochLine(line, std::max<int64_t>(batches, 1), took,
-                        figures(e.loss, e.accuracy)));
+  if (interrupted()) // the batches evaluated of all
+    line.finish(stepCount(batches, e.batches) + " - " +
+                figures(e.loss, e.accuracy));
+  else
+    line.finish(epochLine(line, std::max<int64_t>(batches, 1), took,
+                          figures(e.loss, e.accuracy)));
   record["test_loss"] = e.loss;
   record["test_accuracy"] = e.accuracy;
   record["test_images"] = e.images;
@@ -302,20 +293,14 @@ bool LossWatch::check(float loss, const std::string &where) {
   return false;
 }
 
-bool nnrt::interrupted() { return stopRequested != 0; }
-
-int nnrt::interruptSignal() { return stopRequested; }
-
 int nnrt::runTraining(const Options &options, Call &train, Call *eval,
                       DataSource &data, std::vector<double> &seconds,
                       Json &record, const std::function<bool()> &checkpoint) {
-  handleStopSignals(onStopSignal);
   int status =
       options.epochs
           ? trainEpochs(options, train, eval, data, seconds, record, checkpoint)
           : trainSteps(options, train, data, seconds, record);
-  handleStopSignals(SIG_DFL);
-  if (stopRequested)
+  if (interrupted())
     return status;
   if (status == 0 && eval && data.test().count() > 0 && !options.epochs) {
     Evaluation e = evaluate(*eval, data, data.test());

@@ -23,10 +23,9 @@ namespace nnrt {
 /// Runs training; fills `seconds` with the timed steps and `record` with
 /// the per-epoch figures and the final test loss and accuracy. Returns the
 /// exit status.
-/// `checkpoint` runs after every epoch. SIGINT (Ctrl-C), SIGTERM or SIGHUP
-/// stops training after the current step (interrupted() then says so); a
-/// second one kills. Under --on-nan=stop a step with a NaN or infinite
-/// loss ends training with status 1.
+/// `checkpoint` runs after every epoch. A stop signal (Signals.h) ends
+/// training after the current step. Under --on-nan=stop a step with a NaN or
+/// infinite loss ends training with status 1.
 int runTraining(const Options &options, Call &train, Call *eval,
                 DataSource &data, std::vector<double> &seconds, Json &record,
                 const std::function<bool()> &checkpoint);
@@ -47,15 +46,13 @@ private:
   float lastGood = NAN;
 };
 
-/// Whether a signal stopped the last training run, and which.
-bool interrupted();
-int interruptSignal();
-
 /// Loss and accuracy of `eval` over every image of `set`, the last partial
-/// batch included.
+/// batch included; a stop signal (Signals.h) ends it after the current
+/// batch, and `images` says how many were evaluated.
 struct Evaluation {
   double loss = 0, accuracy = 0;
   int64_t images = 0;
+  int64_t batches = 0;         ///< of the whole set
   std::vector<double> seconds; ///< every batch's
 };
 /// `done(batch, batches)` after each batch, if given.
