@@ -52,6 +52,10 @@ Runs and times the compiled model.
                      tf-cnn benchmark without --save, as tf_cnn_benchmarks)
   --dump=FILE.npz    write the parameters, inputs and outputs of the last step
   --json=FILE        write every figure of the run as JSON
+  --no-memory-check  run even when the estimate of the run's peak memory
+                     exceeds what is available (MemAvailable, ulimit -v,
+                     ulimit -d, the cgroup's limit); without it such a run
+                     is refused before its first step
   --version          the runtime's version and the model's build
   --help             this text
 )";
@@ -182,6 +186,10 @@ bool parseArgument(const Flags &flags, int argc, char **argv, int &i,
   }
   if (arg == "--version") {
     out.version = true;
+    return true;
+  }
+  if (arg == "--no-memory-check") {
+    out.memoryCheck = false;
     return true;
   }
   if (arg.rfind("--", 0) != 0) {

@@ -38,10 +38,11 @@ struct Options {
   std::string dataDir;
   int64_t holdout = -1; // images held out of the training set for testing
   std::string json, load, save, dump;
-  bool stopOnNan = true; // --on-nan=stop: a non-finite loss ends training
+  bool stopOnNan = true;   // --on-nan=stop: a non-finite loss ends training
   bool onNanGiven = false; // else tf-cnn without --save continues
   const char *program = "bench"; // argv[0], for messages
   bool help = false, version = false;
+  bool memoryCheck = true; // --no-memory-check: run whatever the estimate
   /// The message for --batch, which the program cannot honour.
   std::string batchHint;
 };

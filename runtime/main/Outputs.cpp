@@ -49,6 +49,8 @@ bool writeRecord(const Run &run, std::string &error) {
   Json record = runRecord(run.model, run.options, run.threads, run.seconds);
   if (run.device)
     record["device"] = run.device->describe();
+  record["memory_estimate_mib"] =
+      std::round(run.memoryEstimate / 1048576.0 * 10) / 10;
   for (auto &[key, value] : run.training.object)
     record[key] = value;
   return writeFileAtomically(run.options.json, formatJson(record), error);

@@ -7,6 +7,7 @@
 #include "Run.h"
 
 #include "Entries.h"
+#include "Memory.h"
 
 #include <cstdio>
 #include <thread>
@@ -51,6 +52,20 @@ bool hasLabels(const ModelInfo &model) {
   return false;
 }
 
+/// The estimate of the run's peak memory, kept for the record; a run that
+/// cannot fit is refused (unless --no-memory-check) before anything big is
+/// allocated.
+int checkMemory(Run &run) {
+  MemoryEstimate estimate = estimateMemory(run.model, run.options);
+  run.memoryEstimate = estimate.total();
+  if (!run.options.memoryCheck)
+    return 0;
+  // The session holds the parameters already (not yet written).
+  std::string shortage = memoryShortage(
+      estimate, availableMemory(estimate.parameters + estimate.state));
+  return shortage.empty() ? 0 : run.fail(shortage);
+}
+
 /// The linked model's description, its device, and the entry point that
 /// --mode runs (by default a model made for tf_cnn_benchmarks runs as it,
 /// one with no labels as TensorFlow's AlexNet benchmark).
@@ -70,8 +85,6 @@ int openModel(Run &run) {
   if (!options.onNanGiven && options.mode == Mode::TfCnn &&
       options.save.empty())
     options.stopOnNan = false;
-  if (int status = openDevice(run))
-    return status;
   const ModeInfo &mode = describe(run.options.mode);
   PackedFn fn = findEntryPoint(mode.entry);
   if (!fn || !run.model.entryPoint(mode.entry))
@@ -79,6 +92,10 @@ int openModel(Run &run) {
                         mode.entry + "' entry point, which model '" +
                         run.model.name + "' was not compiled with",
                     2);
+  if (int status = checkMemory(run))
+    return status;
+  if (int status = openDevice(run))
+    return status;
   // The entry point is there, but the runtime cannot pass its arguments.
   if (!run.session.bind(mode.entry, fn, run.call, error))
     return run.fail("model '" + run.model.name + "': " + error);

@@ -32,6 +32,7 @@ struct Run {
   int threads = 0;                    ///< OpenMP threads, for the record
   std::vector<double> seconds;        ///< every timed step
   Json training = Json::makeObject(); ///< training's figures, for the record
+  int64_t memoryEstimate = 0;         ///< bytes, the run's peak (Memory.h)
 
   /// Writes "<program>: error: <message>" to stderr; returns `code`.
   int fail(const std::string &message, int code = 1) const;
