@@ -32,13 +32,14 @@ struct Options {
                           // tf_cnn_benchmarks defaults to tf-cnn and one
                           // with no labels to benchmark
   int64_t steps = 100, warmup = 10, epochs = 0;
-  int threads = 0; // 0: every core
+  int threads = 0;                 // 0: every core
+  int64_t collectiveTimeout = 600; // seconds, across ranks
   uint64_t seed = 1;
   std::string data = "synthetic"; // or cifar10, mnist
   std::string dataDir;
   int64_t holdout = -1; // images held out of the training set for testing
   std::string json, load, save, dump;
-  bool stopOnNan = true; // --on-nan=stop: a non-finite loss ends training
+  bool stopOnNan = true;   // --on-nan=stop: a non-finite loss ends training
   bool onNanGiven = false; // else tf-cnn without --save continues
   const char *program = "bench"; // argv[0], for messages
   bool help = false, version = false;

@@ -8,7 +8,10 @@
 
 #include "Entries.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <sched.h>
+#include <stdexcept>
 #include <thread>
 
 using namespace nnrt;
@@ -18,7 +21,18 @@ extern "C" __attribute__((weak)) void omp_set_num_threads(int);
 extern "C" __attribute__((weak)) nnrt::Device *nnrt_cuda_device();
 
 int Run::fail(const std::string &message, int code) const {
-  std::fprintf(stderr, "%s: error: %s\n", program, message.c_str());
+  if (ranks.distributed())
+    std::fprintf(stderr, "%s: error: rank %d: %s\n", program, ranks.rank(),
+                 message.c_str());
+  else
+    std::fprintf(stderr, "%s: error: %s\n", program, message.c_str());
+  return code;
+}
+
+int Run::failEverywhere(const std::string &message, int code) {
+  everyRankFails = true;
+  if (ranks.rank() == 0)
+    std::fprintf(stderr, "%s: error: %s\n", program, message.c_str());
   return code;
 }
 
@@ -51,6 +65,42 @@ bool hasLabels(const ModelInfo &model) {
   return false;
 }
 
+/// Under mpirun: the same run on every rank, each training on its share of
+/// the global batch (DataParallel.h).
+int bindAcrossRanks(Run &run) {
+  Mode mode = run.options.mode;
+  int ranks = run.ranks.size();
+  if (mode != Mode::Train && mode != Mode::TfCnn)
+    return run.failEverywhere(
+        std::string("--mode=") + describe(mode).name +
+            " runs in one process; under mpirun (" + std::to_string(ranks) +
+            " ranks) the program trains: --mode=train or --mode=tf-cnn",
+        2);
+  std::string error;
+  if (!checkSameRun(run, error))
+    return run.failEverywhere(error, 1);
+  if (!run.parallel.bind(run, error))
+    return run.failEverywhere(error, 2);
+  run.data.shard(run.ranks.rank(), ranks, [&run](double *values, int n) {
+    std::string error;
+    if (!run.ranks.allreduceSum(values, n, "the evaluation's sums", error))
+      throw std::runtime_error(error);
+  });
+  // Only rank 0 writes files.
+  if (run.ranks.rank() > 0) {
+    run.options.save.clear();
+    run.options.json.clear();
+    run.options.dump.clear();
+  }
+  Json &record = run.training["distributed"];
+  record = Json::makeObject();
+  record["ranks"] = ranks;
+  record["engine"] = run.ranks.engine();
+  record["gradients"] = "averaged";
+  record["batch_norm"] = "per rank";
+  return 0;
+}
+
 /// The linked model's description, its device, and the entry point that
 /// --mode runs (by default a model made for tf_cnn_benchmarks runs as it,
 /// one with no labels as TensorFlow's AlexNet benchmark).
@@ -72,6 +122,8 @@ int openModel(Run &run) {
     options.stopOnNan = false;
   if (int status = openDevice(run))
     return status;
+  if (run.ranks.distributed())
+    return bindAcrossRanks(run);
   const ModeInfo &mode = describe(run.options.mode);
   if (!run.session.bind(mode.entry, findEntryPoint(mode.entry), run.call,
                         error))
@@ -85,11 +137,23 @@ int openModel(Run &run) {
   return 0;
 }
 
-/// OpenMP's threads on the CPU (--threads, else every core).
+/// The cores this process may run on, shared with the other ranks on this
+/// machine.
+int availableCores(const Ranks &ranks) {
+  cpu_set_t set;
+  int cores = sched_getaffinity(0, sizeof set, &set) == 0
+                  ? CPU_COUNT(&set)
+                  : static_cast<int>(std::thread::hardware_concurrency());
+  int share =
+      static_cast<int>(std::thread::hardware_concurrency()) / ranks.localSize();
+  return std::max(1, std::min(cores, std::max(share, 1)));
+}
+
+/// OpenMP's threads on the CPU (--threads, else every core this process
+/// has to itself).
 void setThreads(Run &run) {
   int threads = run.options.threads;
-  run.threads =
-      threads ? threads : static_cast<int>(std::thread::hardware_concurrency());
+  run.threads = threads ? threads : availableCores(run.ranks);
   if (run.device && threads)
     std::fprintf(stderr, "%s: note: --threads is ignored on the GPU\n",
                  run.program);
@@ -163,7 +227,12 @@ int nnrt::setUp(Run &run) {
   if (int status = openModel(run))
     return status;
   setThreads(run);
-  if (int status = setUpParameters(run))
-    return status;
+  // Across ranks, rank 0's parameters are everyone's.
+  if (run.ranks.rank() == 0)
+    if (int status = setUpParameters(run))
+      return status;
+  std::string error;
+  if (run.ranks.distributed() && !broadcastParameters(run, error))
+    return run.fail(error);
   return setUpData(run);
 }

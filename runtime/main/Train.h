@@ -50,6 +50,11 @@ private:
 /// Whether a signal stopped the last training run, and which.
 bool interrupted();
 int interruptSignal();
+/// Across ranks, a signal only records itself (signalSeen()); training
+/// stops when requestStop() says the ranks agreed to, after the same step.
+void stopTogether();
+int signalSeen();
+void requestStop(int signal);
 
 /// Loss and accuracy of `eval` over every image of `set`, the last partial
 /// batch included.

@@ -73,6 +73,12 @@ cl::opt<double> lossScale(
              "runs on the loss times this (a power of two), gradients are "
              "divided by it (default 1024 with --precision=bf16, else 1)"),
     cl::value_desc("S"), cl::init(0.0), cl::cat(nncCategory));
+cl::opt<bool> dataParallel(
+    "data-parallel",
+    cl::desc("Compile train_step's halves too (gradients, apply_update), so "
+             "the program trains across processes under mpirun "
+             "(docs/distributed.md); --data-parallel=false leaves them out"),
+    cl::init(true), cl::cat(nncCategory));
 cl::opt<std::string> gpuArch("gpu-arch",
                              cl::desc("CUDA: the GPU the kernels are built "
                                       "for (default sm_90; PTX is kept for "
@@ -152,6 +158,7 @@ mlir::LogicalResult readTarget(PipelineOptions &pipeline) {
   pipeline.cuda.precision = precision;
   pipeline.cuda.arch = gpuArch;
   pipeline.cuda.toolkit = findCUDAToolkit();
+  pipeline.dataParallel = dataParallel;
   pipeline.lossScale =
       lossScale.getNumOccurrences()
           ? lossScale.getValue()
