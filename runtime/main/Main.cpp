@@ -10,6 +10,7 @@
 #include "About.h"
 #include "Entries.h"
 #include "Outputs.h"
+#include "Progress.h"
 #include "Run.h"
 #include "Steps.h"
 #include "Train.h"
@@ -72,6 +73,7 @@ namespace {
 int joinRanks(Run &run) {
   if (Ranks::launched() == 1)
     return 0;
+  usePlainOutput();
   std::string error;
   if (!run.ranks.join(run.program, double(run.options.collectiveTimeout),
                       error))
