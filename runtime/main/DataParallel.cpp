@@ -69,8 +69,7 @@ bool DataParallelStep::bind(Run &run, std::string &error) {
   int64_t total = 0;
   for (size_t i : outs)
     total += aligned(gradients->at(i).size());
-  tail = total;
-  flat = Tensor(DType::F32, {total + 3}, "the gradients of every parameter");
+  flat = Tensor(DType::F32, {total}, "the gradients of every parameter");
   views.reserve(outs.size());
   int64_t offset = 0;
   for (size_t k = 0; k < outs.size(); ++k) {
@@ -96,31 +95,57 @@ bool DataParallelStep::bind(Run &run, std::string &error) {
     return false;
   }
   scale->f32()[0] = 1.0f / static_cast<float>(ranks->size());
-  gradients->setRunner([this] { step(); });
   stopTogether();
+  if (!run.device) {
+    gradients->setRunner([this] {
+      gradients->runHere();
+      std::string error;
+      if (!ranks->allreduceSum(flat.f32(), flat.size(),
+                               "the gradient all-reduce", error))
+        throw std::runtime_error(error);
+      apply.runHere();
+      sumFigures();
+    });
+  }
   return true;
 }
 
-void DataParallelStep::step() {
-  gradients->runHere();
-  float *sums = flat.f32() + tail;
+bool DataParallelStep::bindDevice(Run &run, Uploads uploads,
+                                  std::string &error) {
+  RankLink link;
+  link.rank = ranks->rank();
+  link.size = ranks->size();
+  link.broadcast = [this](void *data, size_t bytes, std::string &error) {
+    return ranks->broadcast(data, static_cast<int64_t>(bytes),
+                            "the broadcast of the GPUs' communicator id",
+                            error);
+  };
+  if (!run.device->bindAcrossRanks(*gradients, apply, uploads, link, error))
+    return false;
+  std::function<void()> deviceStep = gradients->currentRunner();
+  gradients->setRunner([this, deviceStep] {
+    deviceStep();
+    sumFigures();
+  });
+  return true;
+}
+
+void DataParallelStep::sumFigures() {
   Tensor *loss = gradients->arg("output", "loss");
   Tensor *correct = gradients->arg("output", "correct");
-  sums[0] = loss ? loss->f32()[0] : 0.0f;
-  sums[1] = correct ? static_cast<float>(correct->i32()[0]) : 0.0f;
-  sums[2] = signalSeen() ? 1.0f : 0.0f;
+  double sums[] = {loss ? loss->f32()[0] : 0.0,
+                   correct ? double(correct->i32()[0]) : 0.0,
+                   signalSeen() ? 1.0 : 0.0};
   std::string error;
-  if (!ranks->allreduceSum(flat.f32(), flat.size(), "the gradient all-reduce",
-                           error))
+  if (!ranks->allreduceSum(sums, 3, "the sum of the ranks' losses", error))
     throw std::runtime_error(error);
   if (loss)
-    loss->f32()[0] = sums[0] / static_cast<float>(ranks->size());
+    loss->f32()[0] = static_cast<float>(sums[0] / ranks->size());
   if (correct)
     correct->i32()[0] = static_cast<int32_t>(sums[1]);
   // A signal to any rank stops them all after this same step.
   if (sums[2] > 0 && !interrupted())
     requestStop(signalSeen() ? signalSeen() : SIGTERM);
-  apply.runHere();
 }
 
 namespace {

@@ -3,10 +3,10 @@
 // Part of nnc's runtime (the bench program). Data-parallel training runs
 // train_step's two halves (docs/interface.md): every rank computes
 // `gradients` on its own share of the global batch into one flat buffer,
-// the ranks sum that buffer (with each rank's loss, correct count and stop
-// request at its end), and `apply_update` applies the mean gradient (its
-// `grad_scale` is 1/ranks). Batch normalisation uses each rank's own batch
-// statistics, as tf_cnn_benchmarks does.
+// the ranks sum that buffer, and `apply_update` applies the mean gradient
+// (its `grad_scale` is 1/ranks); then the ranks add up their losses,
+// correct counts and stop requests. Batch normalisation uses each rank's own
+// batch statistics, as tf_cnn_benchmarks does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +15,7 @@
 
 #include "Ranks.h"
 
+#include "nnrt/Device.h"
 #include "nnrt/Session.h"
 
 #include <string>
@@ -26,19 +27,22 @@ struct Run;
 
 class DataParallelStep {
 public:
-  /// Binds `gradients` as `run.call`, whose run() then does the whole step
-  /// on the host, and `apply_update`. False with the reason.
+  /// Binds `gradients` as `run.call` and `apply_update`; on the CPU,
+  /// run.call.run() then does the whole step. False with the reason.
   bool bind(Run &run, std::string &error);
+  /// On a device, the step runs there (Device::bindAcrossRanks: the
+  /// device's engine sums the gradients, NCCL on CUDA).
+  bool bindDevice(Run &run, Uploads uploads, std::string &error);
 
 private:
-  void step();
+  /// The ranks' mean loss, total correct count and stop requests.
+  void sumFigures();
 
   Ranks *ranks = nullptr;
   Call *gradients = nullptr;
   Call apply;
-  Tensor flat;               ///< every gradient, then loss, correct, stop
+  Tensor flat;               ///< every gradient, summed in place
   std::vector<Tensor> views; ///< each gradient's part of `flat`
-  int64_t tail = 0;          ///< where loss, correct and stop are
 };
 
 /// Refuses a run whose ranks do not run the same model with the same

@@ -67,7 +67,7 @@ bool hasLabels(const ModelInfo &model) {
 
 /// Under mpirun: the same run on every rank, each training on its share of
 /// the global batch (DataParallel.h).
-int bindAcrossRanks(Run &run) {
+int trainAcrossRanks(Run &run) {
   Mode mode = run.options.mode;
   int ranks = run.ranks.size();
   if (mode != Mode::Train && mode != Mode::TfCnn)
@@ -123,7 +123,7 @@ int openModel(Run &run) {
   if (int status = openDevice(run))
     return status;
   if (run.ranks.distributed())
-    return bindAcrossRanks(run);
+    return trainAcrossRanks(run);
   const ModeInfo &mode = describe(run.options.mode);
   if (!run.session.bind(mode.entry, findEntryPoint(mode.entry), run.call,
                         error))
@@ -216,8 +216,11 @@ int setUpData(Run &run) {
   Uploads uploads = run.data.real()                   ? Uploads::EveryStep
                     : run.options.mode == Mode::TfCnn ? Uploads::Labels
                                                       : Uploads::Once;
-  if (run.device && (!run.device->attach(run.session, error) ||
-                     !run.device->bind(run.call, uploads, error)))
+  if (!run.device)
+    return 0;
+  if (!run.device->attach(run.session, error) ||
+      !(run.ranks.distributed() ? run.parallel.bindDevice(run, uploads, error)
+                                : run.device->bind(run.call, uploads, error)))
     return run.fail(error);
   return 0;
 }

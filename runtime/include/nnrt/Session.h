@@ -52,6 +52,7 @@ public:
       fn(descriptors.data());
   }
   void setRunner(std::function<void()> r) { runner = std::move(r); }
+  const std::function<void()> &currentRunner() const { return runner; }
   /// Runs the compiled entry point on the host buffers, whatever runner is
   /// installed.
   void runHere() { fn(descriptors.data()); }
