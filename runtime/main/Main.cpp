@@ -71,7 +71,7 @@ namespace {
 /// Under mpirun, joins the job; ranks other than 0 print nothing but
 /// their errors.
 int joinRanks(Run &run) {
-  if (Ranks::launched() == 1)
+  if (Ranks::launched() == 0)
     return 0;
   usePlainOutput();
   std::string error;

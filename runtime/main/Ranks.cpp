@@ -37,7 +37,7 @@ int Ranks::launched() {
   for (const char *name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
     if (int n = positiveEnv(name))
       return n;
-  return 1;
+  return 0;
 }
 
 Ranks::~Ranks() {

@@ -28,13 +28,14 @@ public:
   Ranks &operator=(const Ranks &) = delete;
   ~Ranks();
 
-  /// How many ranks the launcher started, from its environment (Open MPI's
-  /// OMPI_COMM_WORLD_SIZE, MPICH's PMI_SIZE): 1 when none did.
+  /// How many ranks mpirun started, from its environment (Open MPI's
+  /// OMPI_COMM_WORLD_SIZE, MPICH's PMI_SIZE): 0 when it did not start this
+  /// process. Even one rank then trains data-parallel.
   static int launched();
   /// Loads the engine and joins the job. False with the reason.
   bool join(const char *program, double timeoutSeconds, std::string &error);
 
-  bool distributed() const { return count > 1; }
+  bool distributed() const { return api != nullptr; }
   int rank() const { return me; }
   int size() const { return count; }
   /// The ranks on this machine (their cores are shared).
