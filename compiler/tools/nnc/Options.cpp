@@ -57,6 +57,11 @@ EnumOption<const StageInfo *>
               cl::desc("Stop after this stage and write it (--help-list-stages "
                        "says which target each belongs to)"),
               cl::init(nullptr), stageValues(), cl::cat(nncCategory));
+cl::opt<bool> timeStages(
+    "time",
+    cl::desc("Print how long each step took (reading, the MLIR passes, LLVM's "
+             "code generation, linking) on stderr"),
+    cl::cat(nncCategory));
 cl::opt<bool> listStages("help-list-stages",
                          cl::desc("List the --emit stages in order"),
                          cl::cat(nncCategory));
@@ -220,6 +225,7 @@ mlir::FailureOr<DriverOptions> nnc::parseCommandLine(int argc, char **argv) {
   parseFlags(argc, argv);
   DriverOptions options;
   options.listStages = listStages;
+  options.time = timeStages;
   if (options.listStages)
     return options;
   options.input = inputFile;
