@@ -144,9 +144,9 @@ struct Buffer {
 };
 } // namespace
 
-bool Ranks::allreduceSum(float *data, int64_t n, const char *what,
-                         std::string &error) {
-  Buffer b{data, n, NNRT_COLLECTIVE_F32};
+bool Ranks::sum(void *data, int64_t n, int type, const char *what,
+                std::string &error) {
+  Buffer b{data, n, type};
   return call(
       what, error,
       [](const NnrtCollective &c, char *m, size_t s, void *p) {
@@ -156,16 +156,14 @@ bool Ranks::allreduceSum(float *data, int64_t n, const char *what,
       &b);
 }
 
+bool Ranks::allreduceSum(float *data, int64_t n, const char *what,
+                         std::string &error) {
+  return sum(data, n, NNRT_COLLECTIVE_F32, what, error);
+}
+
 bool Ranks::allreduceSum(double *data, int64_t n, const char *what,
                          std::string &error) {
-  Buffer b{data, n, NNRT_COLLECTIVE_F64};
-  return call(
-      what, error,
-      [](const NnrtCollective &c, char *m, size_t s, void *p) {
-        auto *b = static_cast<Buffer *>(p);
-        return c.allreduceSum(b->data, b->count, b->type, m, s);
-      },
-      &b);
+  return sum(data, n, NNRT_COLLECTIVE_F64, what, error);
 }
 
 bool Ranks::broadcast(void *data, int64_t bytes, const char *what,

@@ -60,6 +60,8 @@ private:
   bool call(const char *what, std::string &error,
             int (*body)(const NnrtCollective &, char *, size_t, void *),
             void *context);
+  bool sum(void *data, int64_t count, int type, const char *what,
+           std::string &error);
   void watch();
 
   const NnrtCollective *api = nullptr;

@@ -289,6 +289,18 @@ struct GenerateTrainingPass
     LossCopy copy;
     Value step, correct;
     SmallVector<Value> grads;
+
+    /// The step's first results: the loss, and the correct count when the
+    /// model classifies.
+    void lossAndCorrect(SmallVector<Value> &results,
+                        SmallVector<std::string> &names) const {
+      results.push_back(copy.loss);
+      names.push_back("loss");
+      if (correct) {
+        results.push_back(correct);
+        names.push_back("correct");
+      }
+    }
   };
   FailureOr<StepCore> buildStepCore(ModuleOp module, func::FuncOp loss,
                                     MutableArrayRef<nn::ParameterOp> trainable,
@@ -368,12 +380,9 @@ struct GenerateTrainingPass
     OpBuilder b = OpBuilder::atBlockTerminator(&c.func.getBody().front());
     applyUpdates(b, module, trainable, core->grads, core->step, opt);
 
-    SmallVector<Value> results = {c.loss};
-    SmallVector<std::string> names = {"loss"};
-    if (core->correct) {
-      results.push_back(core->correct);
-      names.push_back("correct");
-    }
+    SmallVector<Value> results;
+    SmallVector<std::string> names;
+    core->lossAndCorrect(results, names);
     // The tapped layers as this step computed them (training forms).
     Operation *ret = c.func.getBody().front().getTerminator();
     for (auto [i, name] : llvm::enumerate(c.tapNames)) {
@@ -398,12 +407,9 @@ struct GenerateTrainingPass
         buildStepCore(module, loss, trainable, "gradients");
     if (failed(core))
       return failure();
-    SmallVector<Value> results = {core->copy.loss};
-    SmallVector<std::string> names = {"loss"};
-    if (core->correct) {
-      results.push_back(core->correct);
-      names.push_back("correct");
-    }
+    SmallVector<Value> results;
+    SmallVector<std::string> names;
+    core->lossAndCorrect(results, names);
     for (auto [p, g] : llvm::zip(trainable, core->grads)) {
       results.push_back(g);
       names.push_back(p.getSymName().str() + ".grad");
