@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -33,11 +34,45 @@ int positiveEnv(const char *name) {
 }
 } // namespace
 
-int Ranks::launched() {
+namespace {
+/// One rank and no MPI (NNRT_DATA_PARALLEL=1): every collective is the
+/// identity, so a single process runs the data-parallel step, its device's
+/// engine included, where no mpirun is installed.
+const NnrtCollective *singleRank() {
+  static const NnrtCollective table = {
+      NNRT_COLLECTIVE_ABI,
+      [] { return "none (one rank, NNRT_DATA_PARALLEL=1)"; },
+      [](int *rank, int *size, int *local, char *, size_t) {
+        *rank = 0;
+        *size = *local = 1;
+        return 0;
+      },
+      [](void *, int64_t, int, char *, size_t) { return 0; },
+      [](void *, int64_t, int, char *, size_t) { return 0; },
+      [](const void *mine, void *all, int64_t bytes, char *, size_t) {
+        std::memcpy(all, mine, static_cast<size_t>(bytes));
+        return 0;
+      },
+      [](int status) { _exit(status); },
+      [] {}};
+  return &table;
+}
+
+/// The ranks mpirun (Open MPI's, or MPICH's) says it started, or 0.
+int mpirunRanks() {
   for (const char *name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
     if (int n = positiveEnv(name))
       return n;
   return 0;
+}
+
+bool startedByMpirun() { return mpirunRanks() > 0; }
+} // namespace
+
+int Ranks::launched() {
+  if (int n = mpirunRanks())
+    return n;
+  return positiveEnv("NNRT_DATA_PARALLEL") == 1 ? 1 : 0;
 }
 
 Ranks::~Ranks() {
@@ -51,9 +86,7 @@ Ranks::~Ranks() {
   }
 }
 
-bool Ranks::join(const char *name, double timeoutSeconds, std::string &error) {
-  program = name;
-  timeout = timeoutSeconds;
+bool Ranks::load(std::string &error) {
   void *library = dlopen(engineLibrary(), RTLD_NOW | RTLD_GLOBAL);
   if (!library) {
     error = std::string("this program was started by mpirun (") +
@@ -73,6 +106,18 @@ bool Ranks::join(const char *name, double timeoutSeconds, std::string &error) {
             std::to_string(NNRT_COLLECTIVE_ABI) + ")";
     api = nullptr;
     return false;
+  }
+  return true;
+}
+
+bool Ranks::join(const char *name, double timeoutSeconds, std::string &error) {
+  program = name;
+  timeout = timeoutSeconds;
+  if (startedByMpirun()) {
+    if (!load(error))
+      return false;
+  } else {
+    api = singleRank();
   }
   char message[512] = "";
   if (api->init(&me, &count, &local, message, sizeof message)) {

@@ -30,7 +30,8 @@ public:
 
   /// How many ranks mpirun started, from its environment (Open MPI's
   /// OMPI_COMM_WORLD_SIZE, MPICH's PMI_SIZE): 0 when it did not start this
-  /// process. Even one rank then trains data-parallel.
+  /// process. Even one rank then trains data-parallel, as does a process
+  /// started alone with NNRT_DATA_PARALLEL=1 (one rank, no MPI).
   static int launched();
   /// Loads the engine and joins the job. False with the reason.
   bool join(const char *program, double timeoutSeconds, std::string &error);
@@ -63,6 +64,7 @@ private:
   bool sum(void *data, int64_t count, int type, const char *what,
            std::string &error);
   void watch();
+  bool load(std::string &error);
 
   const NnrtCollective *api = nullptr;
   const char *program = "bench";
