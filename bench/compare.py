@@ -115,17 +115,26 @@ def row(name, flops, nnc, peer, peer_name, peak):
     }
 
 
+def peak_cell(fraction):
+    """nnc's share of the measured peak, or why it is not shown: a figure
+    above the peak means the peak (or the step) was measured wrong."""
+    if not fraction:
+        return "-"
+    if fraction > 1.0:
+        return "measurement error (%.0f%% of peak)" % (100 * fraction)
+    return "%.1f%%" % (100 * fraction)
+
+
 def markdown(results):
     lines = [
         "| workload | nnc s/step | peer | peer s/step | peer/nnc | nnc GFLOP/s "
         "| peer GFLOP/s | nnc % of peak |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in results["rows"]:
-        frac = r["nnc_fraction_of_peak"]
         lines.append("| %s | %.4f | %s | %.4f | %.2fx | %.1f | %.1f | %s |" % (
             r["workload"], r["nnc_seconds"], r["peer"], r["peer_seconds"],
             r["ratio"], r["nnc_gflops"], r["peer_gflops"],
-            "%.1f%%" % (100 * frac) if frac else "-"))
+            peak_cell(r["nnc_fraction_of_peak"])))
     m = results["machine"]
     lines.append("")
     lines.append("%s, %d threads, f32 FMA peak %.0f GFLOP/s (measured by "

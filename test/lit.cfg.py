@@ -30,6 +30,12 @@ if config.nnc_have_fuzzer:
         [config.nnc_tools_dir])
     config.available_features.add("fuzzer")
 config.substitutions.append(("%nnc_tools", config.nnc_tools_dir))
+# Data-parallel runs: mpirun with as many ranks as asked, allowed to run as
+# root (CI does) and to put more ranks than cores on this machine.
+if config.nnc_have_mpi and config.nnc_mpiexec:
+    config.available_features.add("mpi")
+    config.substitutions.append(("%mpirun", config.nnc_mpiexec +
+                                 " --oversubscribe --allow-run-as-root"))
 config.substitutions.append(("%llvm_root", os.path.dirname(config.llvm_tools_dir)))
 
 # The numeric oracle is PyTorch on the CPU, from Debian's python3-torch, which

@@ -6,11 +6,14 @@
 
 #include "DeviceSession.h"
 #include "Graph.h"
+#include "Nccl.h"
 #include "Runtime.h"
 
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <map>
+#include <memory>
 
 using namespace nnrt;
 using namespace nnrt::cuda;
@@ -40,6 +43,16 @@ struct Buffer {
     check(cudaMalloc(&data, bytes ? bytes : 256), "cudaMalloc", site);
     check(cudaMemsetAsync(data, 0, bytes ? bytes : 256, stream()),
           "cudaMemsetAsync", site);
+    describe(shape);
+  }
+
+  /// A part of another buffer, at `at`.
+  Buffer(void *at, size_t size, const Shape &shape) : data(at), bytes(size) {
+    describe(shape);
+  }
+
+private:
+  void describe(const Shape &shape) {
     size_t rank = shape.size();
     descriptor.assign(3 + 2 * rank, 0);
     descriptor[0] = descriptor[1] =
@@ -76,6 +89,8 @@ public:
   std::string name; // "entry point 'forward'", for messages
   std::vector<std::unique_ptr<Buffer>> owned;
   std::vector<void *> descriptors;
+  /// What a step enqueues, when more than the call's entry point.
+  std::function<void()> work;
   std::vector<Transfer> uploads, stepDownloads, outputs;
 
   void run() {
@@ -120,7 +135,11 @@ private:
   /// The first run is plain (plans chosen, pool filled); the second is
   /// captured, and every later one replays the graph.
   void enqueue(const Site &site) {
-    auto direct = [this] { call->function()(descriptors.data()); };
+    auto direct = [this] {
+      if (work)
+        return work();
+      call->function()(descriptors.data());
+    };
     if (runs == 0 || graphFailed || !graphsEnabled())
       return direct();
     std::string error;
@@ -147,11 +166,12 @@ public:
               cudaGetErrorString(status) + ")";
       return false;
     }
-    status = cudaSetDevice(0);
+    status = cudaSetDevice(localDevice(count));
     if (status == cudaSuccess)
       status = cudaFree(nullptr); // creates the context now, not mid-step
     if (status != cudaSuccess) {
-      error = std::string("cannot initialise CUDA device 0 (") +
+      error = "cannot initialise CUDA device " +
+              std::to_string(localDevice(count)) + " (" +
               cudaGetErrorString(status) + ")";
       return false;
     }
@@ -184,39 +204,76 @@ public:
     auto dc = std::make_unique<DeviceCall>();
     dc->call = &call;
     dc->name = "entry point '" + call.entry().name + "'";
-    Site site{dc->name.c_str()};
-    for (size_t i = 0; i < call.size(); ++i) {
-      const Argument &a = call.entry().args[i];
-      Tensor &host = call.at(i);
-      if (a.role == "param") {
-        auto it = index.find(a.name);
-        if (it == index.end()) {
-          error = dc->name + " takes parameter '" + a.name +
-                  "', which the model does not declare";
-          return false;
-        }
-        dc->descriptors.push_back(params[it->second]->descriptor.data());
-        continue;
-      }
-      dc->owned.push_back(
-          std::make_unique<Buffer>(host.bytes(), host.shape(), site));
-      Buffer &b = *dc->owned.back();
-      dc->descriptors.push_back(b.descriptor.data());
-      if (a.role == "input" || a.role == "labels") {
-        bool everyStep = uploadsEveryStep(uploads, a.role);
-        dc->uploads.push_back({&host, b.data,
-                               everyStep ? pinned(b.bytes, site) : nullptr,
-                               b.bytes, everyStep});
-      }
-      if (a.role != "output")
-        continue;
-      dc->outputs.push_back({&host, b.data, nullptr, b.bytes});
-      if (a.name == "loss" || a.name == "correct")
-        dc->stepDownloads.push_back(
-            {&host, b.data, pinned(b.bytes, site), b.bytes});
-    }
+    if (!addArguments(*dc, call, uploads, {}, dc->descriptors, error))
+      return false;
     DeviceCall *d = dc.get();
     call.setRunner([d] { d->run(); });
+    calls.push_back(std::move(dc));
+    return true;
+  }
+
+  bool bindAcrossRanks(Call &gradients, Call &apply, Uploads uploads,
+                       const RankLink &link, std::string &error) override {
+    if (!session) {
+      error = "the device has no parameters yet";
+      return false;
+    }
+    if (!sum.connect(link, error))
+      return false;
+    // Each gradient's slice of one buffer, 256-byte aligned, by name.
+    auto isGradient = [](const Argument &a) {
+      return a.name.size() > 5 &&
+             a.name.compare(a.name.size() - 5, 5, ".grad") == 0;
+    };
+    std::map<std::string, size_t> offsets;
+    size_t total = 0;
+    for (size_t i = 0; i < gradients.size(); ++i) {
+      const Argument &a = gradients.entry().args[i];
+      if (a.role == "output" && isGradient(a)) {
+        offsets[a.name] = total;
+        total += (gradients.at(i).size() + 63) / 64 * 64;
+      }
+    }
+    Site site{"the data-parallel step"};
+    flat = std::make_unique<Buffer>(total * sizeof(float),
+                                    Shape{int64_t(total)}, site);
+    auto slices = [&](Call &call, const char *role) {
+      std::map<size_t, std::unique_ptr<Buffer>> out;
+      for (size_t i = 0; i < call.size(); ++i) {
+        const Argument &a = call.entry().args[i];
+        auto it = offsets.find(a.name);
+        if (a.role == role && it != offsets.end())
+          out[i] = std::make_unique<Buffer>(
+              static_cast<float *>(flat->data) + it->second, call.at(i).bytes(),
+              call.at(i).shape());
+      }
+      return out;
+    };
+    auto gradientSlices = slices(gradients, "output");
+    auto inputSlices = slices(apply, "input");
+    if (gradientSlices.size() != offsets.size() ||
+        inputSlices.size() != offsets.size()) {
+      error = "'gradients' and 'apply_update' do not take the same gradients";
+      return false;
+    }
+    auto dc = std::make_unique<DeviceCall>();
+    dc->call = &gradients;
+    dc->name = "the data-parallel step";
+    auto applyDescriptors = std::make_shared<std::vector<void *>>();
+    if (!addArguments(*dc, gradients, uploads, std::move(gradientSlices),
+                      dc->descriptors, error) ||
+        !addArguments(*dc, apply, Uploads::Once, std::move(inputSlices),
+                      *applyDescriptors, error))
+      return false;
+    DeviceCall *d = dc.get();
+    PackedFn applyFn = apply.function();
+    float *sums = static_cast<float *>(flat->data);
+    d->work = [d, applyFn, applyDescriptors, sums, total, this] {
+      d->call->function()(d->descriptors.data());
+      sum.enqueue(sums, total);
+      applyFn(applyDescriptors->data());
+    };
+    gradients.setRunner([d] { d->run(); });
     calls.push_back(std::move(dc));
     return true;
   }
@@ -264,7 +321,54 @@ public:
   }
 
 private:
+  /// Device buffers for the arguments of `call` (the session's for its
+  /// parameters, `shared` ones where given, else new ones), their
+  /// descriptors appended to `descriptors`, and the transfers `dc` makes.
+  bool addArguments(DeviceCall &dc, Call &call, Uploads uploads,
+                    std::map<size_t, std::unique_ptr<Buffer>> shared,
+                    std::vector<void *> &descriptors, std::string &error) {
+    Site site{dc.name.c_str()};
+    for (size_t i = 0; i < call.size(); ++i) {
+      const Argument &a = call.entry().args[i];
+      Tensor &host = call.at(i);
+      if (a.role == "param") {
+        auto it = index.find(a.name);
+        if (it == index.end()) {
+          error = dc.name + " takes parameter '" + a.name +
+                  "', which the model does not declare";
+          return false;
+        }
+        descriptors.push_back(params[it->second]->descriptor.data());
+        continue;
+      }
+      if (auto it = shared.find(i); it != shared.end()) {
+        dc.owned.push_back(std::move(it->second));
+        descriptors.push_back(dc.owned.back()->descriptor.data());
+        continue; // computed and read on the device only
+      }
+      dc.owned.push_back(
+          std::make_unique<Buffer>(host.bytes(), host.shape(), site));
+      Buffer &b = *dc.owned.back();
+      descriptors.push_back(b.descriptor.data());
+      if (a.role == "input" || a.role == "labels") {
+        bool everyStep = uploadsEveryStep(uploads, a.role);
+        dc.uploads.push_back({&host, b.data,
+                              everyStep ? pinned(b.bytes, site) : nullptr,
+                              b.bytes, everyStep});
+      }
+      if (a.role != "output")
+        continue;
+      dc.outputs.push_back({&host, b.data, nullptr, b.bytes});
+      if (a.name == "loss" || a.name == "correct")
+        dc.stepDownloads.push_back(
+            {&host, b.data, pinned(b.bytes, site), b.bytes});
+    }
+    return true;
+  }
+
   Session *session = nullptr;
+  GradientSum sum;              // across the ranks of a data-parallel run
+  std::unique_ptr<Buffer> flat; // their gradients
   std::vector<std::unique_ptr<Buffer>> params; // in declaration order
   std::map<std::string, size_t> index;
   std::vector<std::unique_ptr<DeviceCall>> calls;

@@ -169,6 +169,15 @@ bool Session::loadParameters(const std::string &path, std::string &error,
   return true;
 }
 
+bool Call::rebind(size_t i, Tensor &buffer) {
+  if (i >= args.size() || args[i]->type() != buffer.type() ||
+      args[i]->shape() != buffer.shape())
+    return false;
+  args[i] = &buffer;
+  descriptors[i] = buffer.descriptor();
+  return true;
+}
+
 bool Session::bind(const std::string &name, PackedFn fn, Call &call,
                    std::string &error) {
   const EntryPoint *ep = model.entryPoint(name);

@@ -39,7 +39,10 @@ const char *nnrt::dtypeName(DType type) {
 
 size_t nnrt::elementSize(DType type) { return type == DType::I64 ? 8 : 4; }
 
-void Tensor::Free::operator()(void *p) const { std::free(p); }
+void Tensor::Free::operator()(void *p) const {
+  if (owned)
+    std::free(p);
+}
 
 OutOfMemory::OutOfMemory(size_t bytes, const std::string &what) {
   char size[64];
@@ -56,7 +59,20 @@ Tensor::Tensor(DType type, Shape shape, const std::string &what)
     throw OutOfMemory(bytes(), what);
   std::memset(p, 0, size);
   storage.reset(p);
+  describe(p);
+}
 
+Tensor Tensor::view(DType type, Shape shape, void *data) {
+  Tensor t;
+  t.dtype = type;
+  t.dims = std::move(shape);
+  t.count = elementCount(t.dims);
+  t.storage = std::unique_ptr<void, Free>(data, Free{/*owned=*/false});
+  t.describe(data);
+  return t;
+}
+
+void Tensor::describe(void *p) {
   size_t rank = dims.size();
   desc.assign(3 + 2 * rank, 0);
   auto address = static_cast<int64_t>(reinterpret_cast<intptr_t>(p));

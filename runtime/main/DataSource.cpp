@@ -7,6 +7,7 @@
 #include "DataSource.h"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 
 using namespace nnrt;
@@ -66,37 +67,70 @@ bool DataSource::setUp(const Options &options, Call &call, std::string &error) {
       error.clear();
     }
   }
-  if (trainSet.count() < batch) {
+  if (trainSet.count() < globalBatch()) {
     error = "the data has " + std::to_string(trainSet.count()) +
             " training images, fewer than one batch of " +
-            std::to_string(batch);
+            std::to_string(globalBatch()) +
+            (count > 1 ? " (" + std::to_string(batch) + " on each of " +
+                             std::to_string(count) + " ranks)"
+                       : "");
     return false;
   }
   return true;
 }
 
+void DataSource::shard(int rank, int ranks, Sum sumAcross) {
+  me = rank;
+  count = ranks;
+  sum = std::move(sumAcross);
+  rankRng.seed(rng() + static_cast<uint64_t>(rank));
+}
+
+namespace {
+/// The `rank`-th slice of `global` along its first dimension, of `out`'s
+/// size.
+void copySlice(const Tensor &global, int rank, Tensor &out) {
+  size_t bytes = out.bytes();
+  std::memcpy(out.data(),
+              static_cast<const char *>(global.data()) + rank * bytes, bytes);
+}
+} // namespace
+
 void DataSource::fillSynthetic(Call &call) {
-  if (Tensor *t = call.first("input"))
-    nnrt::fillSynthetic(*t, 0, rng);
-  if (Tensor *t = call.first("labels"))
-    nnrt::fillSynthetic(*t, classes, rng);
+  Tensor *inputs[] = {call.first("input"), call.first("labels")};
+  for (int i = 0; i < 2; ++i) {
+    Tensor *t = inputs[i];
+    if (!t)
+      continue;
+    int64_t labelClasses = i == 0 ? 0 : classes;
+    if (count == 1 || t->shape().empty()) {
+      nnrt::fillSynthetic(*t, labelClasses, rng);
+      continue;
+    }
+    // The global batch, drawn as one process with it would, then sliced.
+    Shape shape = t->shape();
+    shape[0] *= count;
+    Tensor global(t->type(), shape, "the global batch's synthetic data");
+    nnrt::fillSynthetic(global, labelClasses, rng);
+    copySlice(global, me, *t);
+  }
 }
 
 void DataSource::fillBenchmarkImages(Call &call) {
   if (Tensor *t = call.first("input"))
-    nnrt::fillBenchmarkImages(*t, rng);
+    nnrt::fillBenchmarkImages(*t, ownRng());
 }
 
 void DataSource::fillBenchmarkLabels(Call &call) {
   constexpr int64_t kBenchmarkClasses = 1000;
   if (Tensor *t = call.first("labels"))
-    fillLabels(*t, std::min(classes, kBenchmarkClasses), rng);
+    fillLabels(*t, std::min(classes, kBenchmarkClasses), ownRng());
 }
 
 void DataSource::fill(Call &call, const ImageSet &set,
                       const std::vector<int64_t> &order, int64_t first,
                       bool augment) {
-  fillBatch(set, order, first, prep, augment, rng, *call.first("input"),
+  fillBatch(set, order, first, prep, augment, ownRng(), *call.first("input"),
             call.first("labels"));
 }
 

@@ -13,6 +13,8 @@ __attribute__((weak)) void nnc_loss(void **);
 __attribute__((weak)) void nnc_forward_backward(void **);
 __attribute__((weak)) void nnc_train_step(void **);
 __attribute__((weak)) void nnc_eval(void **);
+__attribute__((weak)) void nnc_gradients(void **);
+__attribute__((weak)) void nnc_apply_update(void **);
 }
 
 const char *nnrt::modelDescription() { return nnc_model_json; }
@@ -25,7 +27,9 @@ nnrt::PackedFn nnrt::findEntryPoint(const std::string &name) {
                  {"loss", nnc_loss},
                  {"forward_backward", nnc_forward_backward},
                  {"train_step", nnc_train_step},
-                 {"eval", nnc_eval}};
+                 {"eval", nnc_eval},
+                 {"gradients", nnc_gradients},
+                 {"apply_update", nnc_apply_update}};
   for (const auto &e : entries)
     if (name == e.name)
       return e.fn;

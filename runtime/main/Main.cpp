@@ -10,6 +10,7 @@
 #include "About.h"
 #include "Entries.h"
 #include "Outputs.h"
+#include "Progress.h"
 #include "Run.h"
 #include "Signals.h"
 #include "Steps.h"
@@ -67,11 +68,30 @@ std::optional<int> readOptions(int argc, char **argv, Run &run) {
 } // namespace
 
 namespace {
+/// Under mpirun, joins the job; ranks other than 0 print nothing but
+/// their errors.
+int joinRanks(Run &run) {
+  if (Ranks::launched() == 0)
+    return 0;
+  usePlainOutput();
+  std::string error;
+  if (!run.ranks.join(run.program, double(run.options.collectiveTimeout),
+                      error))
+    return run.fail(error);
+  if (run.ranks.rank() > 0 && !std::freopen("/dev/null", "w", stdout))
+    return run.fail("cannot silence rank " + std::to_string(run.ranks.rank()) +
+                    "'s output");
+  return 0;
+}
+
 int runProgram(Run &run, int argc, char **argv) {
   if (std::optional<int> status = readOptions(argc, argv, run))
     return *status;
-  if (int status = checkOutputs(run))
+  if (int status = joinRanks(run))
     return status;
+  if (run.ranks.rank() == 0)
+    if (int status = checkOutputs(run))
+      return status;
   if (int status = setUp(run))
     return status;
   // From the first step to the last byte written, SIGINT, SIGTERM and
@@ -96,15 +116,18 @@ int main(int argc, char **argv) {
   run.program = argc > 0 ? argv[0] : "bench";
   // Nothing escapes as "terminate called after throwing ...": an exception
   // ends the program with one error line and status 1.
+  int status;
   try {
-    return runProgram(run, argc, argv);
+    status = runProgram(run, argc, argv);
   } catch (const OutOfMemory &e) {
-    return run.fail(e.what());
+    status = run.fail(e.what());
   } catch (const std::bad_alloc &) {
-    return run.fail("out of memory");
+    status = run.fail("out of memory");
   } catch (const std::exception &e) {
-    return run.fail(e.what());
+    status = run.fail(e.what());
   } catch (...) {
-    return run.fail("unexpected exception");
+    status = run.fail("unexpected exception");
   }
+  // The ranks stop together after an interruption (DataParallel.h).
+  return run.ranks.finish(status, run.everyRankFails || interrupted());
 }

@@ -33,7 +33,8 @@ Runs and times the compiled model.
   --warmup=N         untimed steps first (default 10)
   --epochs=N         train: passes over a real data set instead of --steps
                      (implies --mode=train)
-  --threads=N        OpenMP threads (default: every core)
+  --threads=N        OpenMP threads (default: every core, shared among the
+                     ranks of a data-parallel run on this machine)
   --seed=N           seed of parameter initialisation and synthetic data
                      (default 1)
   --data=SOURCE      synthetic (default: random inputs, as the TensorFlow
@@ -52,6 +53,11 @@ Runs and times the compiled model.
                      tf-cnn benchmark without --save, as tf_cnn_benchmarks)
   --dump=FILE.npz    write the parameters, inputs and outputs of the last step
   --json=FILE        write every figure of the run as JSON
+  --collective-timeout=SECONDS
+                     under mpirun (data-parallel training across ranks,
+                     docs/distributed.md): how long a rank waits for the
+                     others in one collective call before it ends the job
+                     (default 600)
   --no-memory-check  run even when the estimate of the run's peak memory
                      exceeds what is available (MemAvailable, ulimit -v,
                      ulimit -d, the cgroup's limit); without it such a run
@@ -164,6 +170,9 @@ Flags flagsFor(Options &out) {
       {"warmup", {integer(0, kMax, out.warmup), "an integer >= 0"}},
       {"epochs", {integer(1, kMax, out.epochs), "a positive integer"}},
       {"threads", {integer(1, 4096, out.threads), "an integer 1..4096"}},
+      {"collective-timeout",
+       {integer(1, 86400 * 7, out.collectiveTimeout),
+        "a number of seconds 1..604800"}},
       {"seed", {integer(0, INT64_MAX, out.seed), "an integer >= 0"}},
       {"data", {with(readData), "synthetic, cifar10:DIR or mnist:DIR"}},
       {"holdout", {integer(0, kMax, out.holdout), "an integer >= 0"}},

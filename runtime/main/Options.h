@@ -32,7 +32,8 @@ struct Options {
                           // tf_cnn_benchmarks defaults to tf-cnn and one
                           // with no labels to benchmark
   int64_t steps = 100, warmup = 10, epochs = 0;
-  int threads = 0; // 0: every core
+  int threads = 0;                 // 0: every core
+  int64_t collectiveTimeout = 600; // seconds, across ranks
   uint64_t seed = 1;
   std::string data = "synthetic"; // or cifar10, mnist
   std::string dataDir;

@@ -46,7 +46,8 @@ const std::string *nonFinite(const NamedTensors &parameters) {
 
 /// --json: the run's record, with the device and the training figures.
 bool writeRecord(const Run &run, std::string &error) {
-  Json record = runRecord(run.model, run.options, run.threads, run.seconds);
+  Json record = runRecord(run.model, run.options, run.threads, run.seconds,
+                          run.ranks.size());
   if (run.device)
     record["device"] = run.device->describe();
   record["memory_estimate_mib"] =

@@ -25,7 +25,15 @@ constexpr int kBarWidth = 30;
 constexpr int kMinBarWidth = 6;
 } // namespace
 
-bool nnrt::stdoutIsTerminal() { return isatty(fileno(stdout)); }
+namespace {
+bool plainOutput = false;
+} // namespace
+
+void nnrt::usePlainOutput() { plainOutput = true; }
+
+bool nnrt::stdoutIsTerminal() {
+  return !plainOutput && isatty(fileno(stdout));
+}
 
 int nnrt::terminalWidth() {
   winsize size{};

@@ -15,8 +15,11 @@
 
 namespace nnrt {
 
-/// Whether stdout is a terminal.
+/// Whether stdout is a terminal (and progress lines redraw in place).
 bool stdoutIsTerminal();
+/// Plain lines from now on, whatever stdout is: under mpirun, whose ranks
+/// write to a terminal of its own even when its output is a file.
+void usePlainOutput();
 
 /// The terminal's columns: TIOCGWINSZ on stdout, else $COLUMNS, else 80.
 int terminalWidth();

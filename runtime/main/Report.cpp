@@ -81,13 +81,15 @@ std::string nnrt::cpuName() {
 }
 
 Json nnrt::runRecord(const ModelInfo &model, const Options &options,
-                     int threads, const std::vector<double> &seconds) {
+                     int threads, const std::vector<double> &seconds,
+                     int ranks) {
   Json record;
   record["model"] = model.name;
   record["mode"] = describe(options.mode).name;
   record["target"] = model.build.count("target") ? model.build.at("target")
                                                  : std::string("cpu");
   record["batch_size"] = model.batchSize;
+  record["global_batch_size"] = model.batchSize * ranks;
   record["threads"] = threads;
   // The steps that ran: --epochs sets their number (and has no warm-up),
   // Ctrl-C may cut it short.
@@ -109,7 +111,8 @@ Json nnrt::runRecord(const ModelInfo &model, const Options &options,
   build["runtime"] = "nnrt " NNC_VERSION;
 
   const EntryPoint *entry = model.entryPoint(describe(options.mode).entry);
-  Json phase = phaseRecord(model.batchSize, entry ? entry->flops : 0, seconds);
+  Json phase = phaseRecord(model.batchSize * ranks,
+                           entry ? entry->flops * ranks : 0, seconds);
   for (auto &[key, value] : phase.object)
     record[key] = value;
   return record;

@@ -43,8 +43,9 @@ std::string throughput(int64_t batchSize, int64_t flops, double mean);
 std::string cpuName();
 
 /// Everything about a run: model, flags, machine, build, every duration.
+/// Across `ranks` processes, a step's examples and FLOPs are all ranks'.
 Json runRecord(const ModelInfo &model, const Options &options, int threads,
-               const std::vector<double> &seconds);
+               const std::vector<double> &seconds, int ranks = 1);
 
 /// The figures of one series of timed steps of an entry point of `flops`
 /// floating-point operations (0: not known): every duration, their mean and

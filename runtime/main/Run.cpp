@@ -9,7 +9,10 @@
 #include "Entries.h"
 #include "Memory.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <sched.h>
+#include <stdexcept>
 #include <thread>
 
 using namespace nnrt;
@@ -19,7 +22,18 @@ extern "C" __attribute__((weak)) void omp_set_num_threads(int);
 extern "C" __attribute__((weak)) nnrt::Device *nnrt_cuda_device();
 
 int Run::fail(const std::string &message, int code) const {
-  std::fprintf(stderr, "%s: error: %s\n", program, message.c_str());
+  if (ranks.distributed())
+    std::fprintf(stderr, "%s: error: rank %d: %s\n", program, ranks.rank(),
+                 message.c_str());
+  else
+    std::fprintf(stderr, "%s: error: %s\n", program, message.c_str());
+  return code;
+}
+
+int Run::failEverywhere(const std::string &message, int code) {
+  everyRankFails = true;
+  if (ranks.rank() == 0)
+    std::fprintf(stderr, "%s: error: %s\n", program, message.c_str());
   return code;
 }
 
@@ -52,18 +66,51 @@ bool hasLabels(const ModelInfo &model) {
   return false;
 }
 
-/// The estimate of the run's peak memory, kept for the record; a run that
-/// cannot fit is refused (unless --no-memory-check) before anything big is
-/// allocated.
-int checkMemory(Run &run) {
-  MemoryEstimate estimate = estimateMemory(run.model, run.options);
-  run.memoryEstimate = estimate.total();
+/// A run whose estimated peak memory cannot fit is refused (unless
+/// --no-memory-check) before anything big is allocated.
+int checkMemory(Run &run, const MemoryEstimate &estimate) {
   if (!run.options.memoryCheck)
     return 0;
   // The session holds the parameters already (not yet written).
   std::string shortage = memoryShortage(
       estimate, availableMemory(estimate.parameters + estimate.state));
   return shortage.empty() ? 0 : run.fail(shortage);
+}
+
+/// Under mpirun: the same run on every rank, each training on its share of
+/// the global batch (DataParallel.h).
+int trainAcrossRanks(Run &run) {
+  Mode mode = run.options.mode;
+  int ranks = run.ranks.size();
+  if (mode != Mode::Train && mode != Mode::TfCnn)
+    return run.failEverywhere(
+        std::string("--mode=") + describe(mode).name +
+            " runs in one process; under mpirun (" + std::to_string(ranks) +
+            " ranks) the program trains: --mode=train or --mode=tf-cnn",
+        2);
+  std::string error;
+  if (!checkSameRun(run, error))
+    return run.failEverywhere(error, 1);
+  if (!run.parallel.bind(run, error))
+    return run.failEverywhere(error, 2);
+  run.data.shard(run.ranks.rank(), ranks, [&run](double *values, int n) {
+    std::string error;
+    if (!run.ranks.allreduceSum(values, n, "the evaluation's sums", error))
+      throw std::runtime_error(error);
+  });
+  // Only rank 0 writes files.
+  if (run.ranks.rank() > 0) {
+    run.options.save.clear();
+    run.options.json.clear();
+    run.options.dump.clear();
+  }
+  Json &record = run.training["distributed"];
+  record = Json::makeObject();
+  record["ranks"] = ranks;
+  record["engine"] = run.ranks.engine();
+  record["gradients"] = "averaged";
+  record["batch_norm"] = "per rank";
+  return 0;
 }
 
 /// The linked model's description, its device, and the entry point that
@@ -85,6 +132,12 @@ int openModel(Run &run) {
   if (!options.onNanGiven && options.mode == Mode::TfCnn &&
       options.save.empty())
     options.stopOnNan = false;
+  MemoryEstimate estimate = estimateMemory(run.model, options);
+  run.memoryEstimate = estimate.total(); // for the record
+  if (int status = openDevice(run))
+    return status;
+  if (run.ranks.distributed())
+    return trainAcrossRanks(run);
   const ModeInfo &mode = describe(run.options.mode);
   PackedFn fn = findEntryPoint(mode.entry);
   if (!fn || !run.model.entryPoint(mode.entry))
@@ -92,9 +145,7 @@ int openModel(Run &run) {
                         mode.entry + "' entry point, which model '" +
                         run.model.name + "' was not compiled with",
                     2);
-  if (int status = checkMemory(run))
-    return status;
-  if (int status = openDevice(run))
+  if (int status = checkMemory(run, estimate))
     return status;
   // The entry point is there, but the runtime cannot pass its arguments.
   if (!run.session.bind(mode.entry, fn, run.call, error))
@@ -105,11 +156,23 @@ int openModel(Run &run) {
   return 0;
 }
 
-/// OpenMP's threads on the CPU (--threads, else every core).
+/// The cores this process may run on, shared with the other ranks on this
+/// machine.
+int availableCores(const Ranks &ranks) {
+  cpu_set_t set;
+  int cores = sched_getaffinity(0, sizeof set, &set) == 0
+                  ? CPU_COUNT(&set)
+                  : static_cast<int>(std::thread::hardware_concurrency());
+  int share =
+      static_cast<int>(std::thread::hardware_concurrency()) / ranks.localSize();
+  return std::max(1, std::min(cores, std::max(share, 1)));
+}
+
+/// OpenMP's threads on the CPU (--threads, else every core this process
+/// has to itself).
 void setThreads(Run &run) {
   int threads = run.options.threads;
-  run.threads =
-      threads ? threads : static_cast<int>(std::thread::hardware_concurrency());
+  run.threads = threads ? threads : availableCores(run.ranks);
   if (run.device && threads)
     std::fprintf(stderr, "%s: note: --threads is ignored on the GPU\n",
                  run.program);
@@ -172,8 +235,11 @@ int setUpData(Run &run) {
   Uploads uploads = run.data.real()                   ? Uploads::EveryStep
                     : run.options.mode == Mode::TfCnn ? Uploads::Labels
                                                       : Uploads::Once;
-  if (run.device && (!run.device->attach(run.session, error) ||
-                     !run.device->bind(run.call, uploads, error)))
+  if (!run.device)
+    return 0;
+  if (!run.device->attach(run.session, error) ||
+      !(run.ranks.distributed() ? run.parallel.bindDevice(run, uploads, error)
+                                : run.device->bind(run.call, uploads, error)))
     return run.fail(error);
   return 0;
 }
@@ -183,7 +249,12 @@ int nnrt::setUp(Run &run) {
   if (int status = openModel(run))
     return status;
   setThreads(run);
-  if (int status = setUpParameters(run))
-    return status;
+  // Across ranks, rank 0's parameters are everyone's.
+  if (run.ranks.rank() == 0)
+    if (int status = setUpParameters(run))
+      return status;
+  std::string error;
+  if (run.ranks.distributed() && !broadcastParameters(run, error))
+    return run.fail(error);
   return setUpData(run);
 }

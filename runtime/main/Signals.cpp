@@ -13,6 +13,10 @@ using namespace nnrt;
 namespace {
 /// The signal that asked the run to stop, or 0.
 volatile std::sig_atomic_t stopRequested = 0;
+/// The signal this process received, or 0; across ranks, the run stops
+/// only when the ranks agree (DataParallel.h).
+volatile std::sig_atomic_t signalReceived = 0;
+bool stopsAlone = true;
 const int stopSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
 void handleStopSignals(void (*handler)(int)) {
@@ -21,7 +25,9 @@ void handleStopSignals(void (*handler)(int)) {
 }
 
 void onStopSignal(int signal) {
-  stopRequested = signal;
+  signalReceived = signal;
+  if (stopsAlone)
+    stopRequested = signal;
   handleStopSignals(SIG_DFL); // a second one ends the program
 }
 } // namespace
@@ -33,6 +39,12 @@ StopSignals::~StopSignals() { handleStopSignals(SIG_DFL); }
 bool nnrt::interrupted() { return stopRequested != 0; }
 
 int nnrt::interruptSignal() { return stopRequested; }
+
+void nnrt::stopTogether() { stopsAlone = false; }
+
+int nnrt::signalSeen() { return signalReceived; }
+
+void nnrt::requestStop(int signal) { stopRequested = signal; }
 
 const char *nnrt::interruptName() {
   switch (stopRequested) {

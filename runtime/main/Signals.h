@@ -29,6 +29,12 @@ int interruptSignal();
 /// "SIGINT", "SIGTERM" or "SIGHUP": the signal that asked the run to stop.
 const char *interruptName();
 
+/// Across ranks, a signal only records itself (signalSeen()); the run
+/// stops when requestStop() says the ranks agreed to, after the same step.
+void stopTogether();
+int signalSeen();
+void requestStop(int signal);
+
 } // namespace nnrt
 
 #endif // NNRT_MAIN_SIGNALS_H

@@ -168,11 +168,12 @@ void nnrt::printSummaryLine(const Run &run, const char *what,
                             const std::string &entry,
                             const std::vector<double> &seconds) {
   Summary s = summarize(seconds);
-  std::printf(
-      "%s: %s across %lld steps, %.3f +/- %.3f sec / batch%s\n",
-      timestamp().c_str(), what, static_cast<long long>(seconds.size()), s.mean,
-      s.stddev,
-      throughput(run.model.batchSize, flopsOf(run, entry), s.mean).c_str());
+  std::printf("%s: %s across %lld steps, %.3f +/- %.3f sec / batch%s\n",
+              timestamp().c_str(), what, static_cast<long long>(seconds.size()),
+              s.mean, s.stddev,
+              throughput(run.model.batchSize * run.ranks.size(),
+                         flopsOf(run, entry) * run.ranks.size(), s.mean)
+                  .c_str());
   std::fflush(stdout);
 }
 

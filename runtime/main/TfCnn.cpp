@@ -61,18 +61,24 @@ std::string dataFormat(const Call &call) {
 /// print_info's lines.
 void printHeader(const Run &run) {
   const ModelInfo &model = run.model;
-  int64_t batch = run.data.batchSize(), steps = run.options.steps;
+  int64_t batch = run.data.globalBatch(), steps = run.options.steps;
   bool imageNet = labelClasses(run.call) >= kImageNetClasses;
   std::printf("Model:       %s\n", model.name.c_str());
   std::printf("Dataset:     %s\n",
               imageNet ? "imagenet (synthetic)" : "synthetic");
   std::printf("Mode:        training\n");
   std::printf("Batch size:  %lld global\n", static_cast<long long>(batch));
-  std::printf("             %lld per device\n", static_cast<long long>(batch));
+  std::printf("             %lld per device\n",
+              static_cast<long long>(run.data.batchSize()));
   std::printf("Num batches: %lld\n", static_cast<long long>(steps));
   if (imageNet)
     std::printf("Num epochs:  %.2f\n", double(steps * batch) / kImageNetImages);
-  std::printf("Devices:     ['/%s:0']\n", run.device ? "gpu" : "cpu");
+  const char *kind = run.device ? "gpu" : "cpu";
+  if (run.ranks.distributed())
+    std::printf("Devices:     %d ranks (%s), ['/%s:0'] each\n",
+                run.ranks.size(), run.ranks.engine().c_str(), kind);
+  else
+    std::printf("Devices:     ['/%s:0']\n", kind);
   std::printf("Data format: %s\n", dataFormat(run.call).c_str());
   std::printf("Optimizer:   %s\n", optimizerName(model.optimizer).c_str());
   std::printf("==========\n");
@@ -102,7 +108,7 @@ void printLine(int64_t step, double batch, const std::vector<double> &seconds,
 
 /// The run's figures for the JSON record.
 void record(Run &run, double elapsed, Json lines, Json losses) {
-  double batch = double(run.data.batchSize());
+  double batch = double(run.data.globalBatch());
   Throughput t = throughput(batch, run.seconds);
   double total = elapsed > 0 ? run.seconds.size() * batch / elapsed : 0;
   Json &out = run.training;
@@ -120,7 +126,7 @@ void record(Run &run, double elapsed, Json lines, Json losses) {
 int nnrt::runTfCnn(Run &run) {
   const Options &options = run.options;
   DataSource &data = run.data;
-  double batch = double(data.batchSize());
+  double batch = double(data.globalBatch());
   printHeader(run);
   // The images are drawn once; the labels every step. A device keeps the
   // images and uploads each step's labels (Uploads::Labels).

@@ -81,7 +81,7 @@ int trainEpochs(const Options &options, Call &train, Call *eval,
                 const std::function<bool()> &checkpoint) {
   Json &epochs = record["epochs"];
   epochs = Json::makeArray();
-  int64_t batch = data.batchSize();
+  int64_t batch = data.globalBatch(); // every rank's share, together
   int64_t steps = data.train().count() / batch;
   record["steps_per_epoch"] = steps;
   LossWatch watch(options, train);
@@ -96,7 +96,7 @@ int trainEpochs(const Options &options, Call &train, Call *eval,
     for (int64_t s = 0; s < steps; ++s) {
       if (interrupted())
         return 0;
-      data.fill(train, data.train(), order, s * batch, /*augment=*/true);
+      data.fillShare(train, data.train(), order, s * batch, /*augment=*/true);
       double t0 = monotonicSeconds();
       train.run();
       seconds.push_back(monotonicSeconds() - t0);
@@ -143,7 +143,7 @@ int trainSteps(const Options &options, Call &train, DataSource &data,
                std::vector<double> &seconds, Json &record) {
   Json &losses = record["step_losses"];
   losses = Json::makeArray();
-  int64_t batch = data.batchSize();
+  int64_t batch = data.globalBatch();
   std::vector<int64_t> order;
   if (data.real())
     order = data.order(data.train(), /*shuffle=*/true);
@@ -154,7 +154,7 @@ int trainSteps(const Options &options, Call &train, DataSource &data,
   for (int64_t i = 0; i < options.warmup + options.steps && !interrupted();
        ++i) {
     if (data.real())
-      data.fill(train, data.train(), order, i * batch, /*augment=*/true);
+      data.fillShare(train, data.train(), order, i * batch, /*augment=*/true);
     double t0 = monotonicSeconds();
     train.run();
     double took = monotonicSeconds() - t0;
@@ -211,8 +211,12 @@ Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set,
     ++batches;
   std::vector<int64_t> order = data.order(set, /*shuffle=*/false);
   double lossSum = 0; // over images
-  int64_t correct = 0, first = 0;
+  int64_t correct = 0, first = 0, index = 0;
+  // Across ranks, batch k is rank k mod ranks's; the sums are added up.
+  auto mine = [&] { return index++ % data.ranks() == data.rank(); };
   for (; first + batch <= count && !interrupted(); first += batch) {
+    if (!mine())
+      continue;
     data.fill(eval, set, order, first, /*augment=*/false);
     double t0 = monotonicSeconds();
     eval.run();
@@ -222,8 +226,11 @@ Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set,
     if (done)
       done(static_cast<int64_t>(e.seconds.size()), batches);
   }
-  while (first < count && !interrupted()) {
+  for (; first < count && !interrupted();
+       first += largestDivisor(batch, count - first)) {
     int64_t d = largestDivisor(batch, count - first);
+    if (!mine())
+      continue;
     std::vector<int64_t> copies(batch);
     for (int64_t b = 0; b < batch; ++b)
       copies[b] = order[first + b % d];
@@ -233,10 +240,13 @@ Evaluation nnrt::evaluate(Call &eval, DataSource &data, const ImageSet &set,
     e.seconds.push_back(monotonicSeconds() - t0);
     lossSum += double(lossOf(eval)) * d;
     correct += correctOf(eval) / (batch / d);
-    first += d;
     if (done)
       done(static_cast<int64_t>(e.seconds.size()), batches);
   }
+  double sums[] = {lossSum, double(correct)};
+  data.sumAcrossRanks(sums, 2);
+  lossSum = sums[0];
+  correct = static_cast<int64_t>(sums[1]);
   e.batches = batches;
   e.images = std::min(first, count); // fewer when a signal stopped it
   if (e.images) {

@@ -10,6 +10,7 @@
 #define NNRT_MAIN_TRAIN_H
 
 #include "DataSource.h"
+#include "Signals.h"
 
 #include "nnrt/Json.h"
 

@@ -161,15 +161,22 @@ def target_checks(cpu, gpu, seed, base, env=None):
     for every floating-point array but the images, and for global_step. A
     CUDA program that fails gives the check ("MODE: the CUDA program
     failed", None, None).
-    Dumps go to BASE-MODE-cpu.npz and BASE-MODE-cuda.npz."""
-    for mode in ("forward", "forward-backward", "train"):
+    Dumps go to BASE-MODE-cpu.npz and BASE-MODE-cuda.npz. The CUDA program
+    also trains through its data-parallel step alone (NNRT_DATA_PARALLEL=1:
+    gradients, NCCL's sum over one rank, apply_update), checked against
+    the CPU's training ("train-data-parallel")."""
+    parallel = dict(env if env is not None else os.environ,
+                    NNRT_DATA_PARALLEL="1")
+    for mode, gpu_env in (("forward", env), ("forward-backward", env),
+                          ("train", env), ("train-data-parallel", parallel)):
+        run_mode = "train" if mode == "train-data-parallel" else mode
         dump = "%s-%s-%%s.npz" % (base, mode)
         try:
-            want = run_dump(cpu, dump % "cpu", mode, 3, seed, env=env)
+            want = run_dump(cpu, dump % "cpu", run_mode, 3, seed, env=env)
         except subprocess.CalledProcessError:
             continue  # the model has no such entry point
         try:
-            got = run_dump(gpu, dump % "cuda", mode, 3, seed, env=env)
+            got = run_dump(gpu, dump % "cuda", run_mode, 3, seed, env=gpu_env)
         except subprocess.CalledProcessError:
             yield mode + ": the CUDA program failed", None, None
             continue

@@ -50,8 +50,8 @@ static mlir::LogicalResult cudaLinkFlags(StringRef runtimeDir,
 }
 
 mlir::LogicalResult nnc::linkExecutable(ArrayRef<std::string> objects,
-                                        StringRef output,
-                                        StringRef runtimeDir, Target target) {
+                                        StringRef output, StringRef runtimeDir,
+                                        Target target) {
   std::string cxx = NNC_LINKER;
   if (std::optional<std::string> env = sys::Process::GetEnv("NNC_CXX"))
     cxx = *env;
@@ -94,6 +94,10 @@ mlir::LogicalResult nnc::linkExecutable(ArrayRef<std::string> objects,
   for (const std::string &flag :
        ArrayRef(cudaFlags).drop_front(cudaFlags.empty() ? 0 : 1))
     args.push_back(flag);
+  // The runtime's directory on the run path: a program started by mpirun
+  // loads libnnrt_mpi.so from there (docs/distributed.md).
+  std::string runPath = ("-Wl,-rpath," + runtimeDir).str();
+  args.push_back(runPath);
   for (StringRef a : {"-lm", "-o"})
     args.push_back(a);
   args.push_back(output);

@@ -40,7 +40,8 @@ llvm::ArrayRef<StageInfo> nnc::getStages() {
   static const StageInfo stages[] = {
       {Stage::NN, "nn", "the verified nn dialect (forward and loss)"},
       {Stage::NNTrain, "nn-train",
-       "plus the training functions: forward_backward, eval, train_step"},
+       "plus the training functions: forward_backward, eval, train_step, "
+       "gradients, apply_update"},
       {Stage::Linalg, "linalg", "layers and losses as linalg on tensors", true,
        false},
       {Stage::Linalg, "cuda-calls",
@@ -74,9 +75,11 @@ void nnc::buildNNCleanupPipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCSEPass());
 }
 
-void nnc::buildNNTrainingPipeline(mlir::OpPassManager &pm, double lossScale) {
+void nnc::buildNNTrainingPipeline(mlir::OpPassManager &pm, double lossScale,
+                                  bool dataParallel) {
   GenerateTrainingPassOptions training;
   training.lossScale = lossScale;
+  training.dataParallel = dataParallel;
   pm.addPass(createGenerateTrainingPass(training));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
@@ -116,7 +119,7 @@ void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage,
   pm.addPass(createCheckModelPass());
   buildNNCleanupPipeline(pm);
   if (stage >= Stage::NNTrain)
-    buildNNTrainingPipeline(pm, options.lossScale);
+    buildNNTrainingPipeline(pm, options.lossScale, options.dataParallel);
   if (stage >= Stage::Linalg) {
     if (cuda)
       cuda::buildCallsPipeline(pm, options.cuda);

@@ -12,6 +12,7 @@
 #include "nn/IR/NNDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 
@@ -143,12 +144,16 @@ struct GenerateTrainingPass
           success(succeeded(buildForwardBackward(module, loss, trainable)) &&
                   succeeded(buildEval(module, loss)) &&
                   (optimizers.empty() ||
-                   succeeded(buildTrainStep(module, loss, trainable,
-                                            *optimizers.begin()))));
+                   (succeeded(buildTrainStep(module, loss, trainable,
+                                             *optimizers.begin())) &&
+                    (!dataParallel ||
+                     succeeded(buildDataParallelStep(module, loss, trainable,
+                                                     *optimizers.begin()))))));
     }
     if (succeeded(built))
       return;
-    for (StringRef name : {"forward_backward", "eval", "train_step"})
+    for (StringRef name : {"forward_backward", "eval", "train_step",
+                           "gradients", "apply_update"})
       if (Operation *f = module.lookupSymbol(name))
         f->erase();
     if (!reason)
@@ -247,8 +252,8 @@ struct GenerateTrainingPass
     UnitAttr staircase;
     DenseI64ArrayAttr boundaries;
     DenseF64ArrayAttr values;
-    if (auto s = dyn_cast_or_null<nn::ExponentialDecayAttr>(
-            opt.getScheduleAttr())) {
+    if (auto s =
+            dyn_cast_or_null<nn::ExponentialDecayAttr>(opt.getScheduleAttr())) {
       decay = b.getF64FloatAttr(s.getRate().convertToDouble());
       decaySteps = b.getI64IntegerAttr(s.getSteps());
       if (s.getStaircase().getValue())
@@ -260,8 +265,9 @@ struct GenerateTrainingPass
       values = s.getValues();
     }
     return nn::LearningRateOp::create(
-        b, loc, RankedTensorType::get({}, b.getF32Type()), step, opt.getLearningRateAttr(), decay,
-        decaySteps, staircase, boundaries, values, opt.getWarmupStepsAttr());
+        b, loc, RankedTensorType::get({}, b.getF32Type()), step,
+        opt.getLearningRateAttr(), decay, decaySteps, staircase, boundaries,
+        values, opt.getWarmupStepsAttr());
   }
 
   /// The global step, an i64 counter, read at the start of the copy.
@@ -275,10 +281,31 @@ struct GenerateTrainingPass
                                   param.getSymName());
   }
 
-  LogicalResult buildTrainStep(ModuleOp module, func::FuncOp loss,
-                               MutableArrayRef<nn::ParameterOp> trainable,
-                               nn::OptimizerOp opt) {
-    FailureOr<LossCopy> c = copyLoss(module, loss, "train_step");
+  /// The part of a training step before the update, in a copy of @loss
+  /// named `name`: the training forms of the layers (moving statistics
+  /// updated), the gradients, and the correct count taken before any
+  /// parameter changes.
+  struct StepCore {
+    LossCopy copy;
+    Value step, correct;
+    SmallVector<Value> grads;
+
+    /// The step's first results: the loss, and the correct count when the
+    /// model classifies.
+    void lossAndCorrect(SmallVector<Value> &results,
+                        SmallVector<std::string> &names) const {
+      results.push_back(copy.loss);
+      names.push_back("loss");
+      if (correct) {
+        results.push_back(correct);
+        names.push_back("correct");
+      }
+    }
+  };
+  FailureOr<StepCore> buildStepCore(ModuleOp module, func::FuncOp loss,
+                                    MutableArrayRef<nn::ParameterOp> trainable,
+                                    StringRef name) {
+    FailureOr<LossCopy> c = copyLoss(module, loss, name);
     if (failed(c))
       return failure();
     Value step = readStep(module, *c);
@@ -286,18 +313,24 @@ struct GenerateTrainingPass
                                      /*updateMovingStatistics=*/true)))
       return failure();
     OpBuilder b = OpBuilder::atBlockTerminator(&c->func.getBody().front());
-    Location loc = opt.getLoc();
     FailureOr<SmallVector<Value>> grads = gradients(b, *c, trainable);
     if (failed(grads))
       return failure();
-    Value correct = correctCount(b, *c); // before any parameter changes
+    Value correct = correctCount(b, *c);
+    return StepCore{*c, step, correct, std::move(*grads)};
+  }
 
+  /// Each trainable parameter updated in place from its gradient by the
+  /// optimizer, at the rate of `step`, which then counts up.
+  void applyUpdates(OpBuilder &b, ModuleOp module,
+                    MutableArrayRef<nn::ParameterOp> trainable,
+                    ArrayRef<Value> grads, Value step, nn::OptimizerOp opt) {
+    Location loc = opt.getLoc();
     auto stepParam = step.getDefiningOp<nn::GetParamOp>();
     Value lr = learningRate(b, loc, step, opt);
-
     bool adam = opt.getKind() == nn::OptimizerKind::Adam;
     double momentum = opt.getMomentum().convertToDouble();
-    for (auto [p, g] : llvm::zip(trainable, *grads)) {
+    for (auto [p, g] : llvm::zip(trainable, grads)) {
       Type type = p.getType();
       StringRef name = p.getSymName();
       Value w = nn::GetParamOp::create(b, loc, type, name);
@@ -334,20 +367,85 @@ struct GenerateTrainingPass
     }
     nn::AssignParamOp::create(b, loc, stepParam.getName(),
                               nn::IncrementOp::create(b, loc, step));
+  }
 
-    SmallVector<Value> results = {c->loss};
-    SmallVector<std::string> names = {"loss"};
-    if (correct) {
-      results.push_back(correct);
-      names.push_back("correct");
-    }
+  LogicalResult buildTrainStep(ModuleOp module, func::FuncOp loss,
+                               MutableArrayRef<nn::ParameterOp> trainable,
+                               nn::OptimizerOp opt) {
+    FailureOr<StepCore> core =
+        buildStepCore(module, loss, trainable, "train_step");
+    if (failed(core))
+      return failure();
+    LossCopy &c = core->copy;
+    OpBuilder b = OpBuilder::atBlockTerminator(&c.func.getBody().front());
+    applyUpdates(b, module, trainable, core->grads, core->step, opt);
+
+    SmallVector<Value> results;
+    SmallVector<std::string> names;
+    core->lossAndCorrect(results, names);
     // The tapped layers as this step computed them (training forms).
-    Operation *ret = c->func.getBody().front().getTerminator();
-    for (auto [i, name] : llvm::enumerate(c->tapNames)) {
+    Operation *ret = c.func.getBody().front().getTerminator();
+    for (auto [i, name] : llvm::enumerate(c.tapNames)) {
       results.push_back(ret->getOperand(1 + i));
       names.push_back(name);
     }
-    setResults(c->func, results, names);
+    setResults(c.func, results, names);
+    return success();
+  }
+
+  /// train_step in two halves for data-parallel training, where the
+  /// gradients are summed across processes in between:
+  /// @gradients(inputs, labels) -> (loss, correct, <param>.grad...) updates
+  /// the moving statistics but no parameter, and
+  /// @apply_update(<param>.grad..., grad_scale) updates the parameters from
+  /// the gradients times `grad_scale` and counts the step.
+  LogicalResult
+  buildDataParallelStep(ModuleOp module, func::FuncOp loss,
+                        MutableArrayRef<nn::ParameterOp> trainable,
+                        nn::OptimizerOp opt) {
+    FailureOr<StepCore> core =
+        buildStepCore(module, loss, trainable, "gradients");
+    if (failed(core))
+      return failure();
+    SmallVector<Value> results;
+    SmallVector<std::string> names;
+    core->lossAndCorrect(results, names);
+    for (auto [p, g] : llvm::zip(trainable, core->grads)) {
+      results.push_back(g);
+      names.push_back(p.getSymName().str() + ".grad");
+    }
+    setResults(core->copy.func, results, names);
+
+    if (module.lookupSymbol("apply_update"))
+      return loss.emitOpError("cannot derive @apply_update: the symbol exists");
+    Location loc = opt.getLoc();
+    SmallVector<Type> argTypes;
+    for (nn::ParameterOp p : trainable)
+      argTypes.push_back(p.getType());
+    auto scalar = RankedTensorType::get({}, Float32Type::get(&getContext()));
+    argTypes.push_back(scalar);
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    auto apply =
+        func::FuncOp::create(mb, loc, "apply_update",
+                             FunctionType::get(&getContext(), argTypes, {}));
+    Block *body = apply.addEntryBlock();
+    OpBuilder b = OpBuilder::atBlockEnd(body);
+    Value scale = body->getArguments().back();
+    SmallVector<Value> grads;
+    for (auto [i, p] : llvm::enumerate(trainable)) {
+      nn::setArgName(apply, i, p.getSymName().str() + ".grad");
+      Value g = body->getArgument(i);
+      grads.push_back(nn::ScaleOp::create(b, loc, g.getType(), g, scale,
+                                          b.getF64FloatAttr(1.0)));
+    }
+    nn::setArgName(apply, trainable.size(), "grad_scale");
+    auto stepType =
+        RankedTensorType::get({}, IntegerType::get(&getContext(), 64));
+    Value step = nn::GetParamOp::create(
+        b, loc, stepType,
+        declareState(module, "global_step", stepType).getSymName());
+    applyUpdates(b, module, trainable, grads, step, opt);
+    func::ReturnOp::create(b, loc);
     return success();
   }
 };

@@ -6,6 +6,7 @@
 
 #include "Compile.h"
 #include "Files.h"
+#include "StageTimes.h"
 
 #include "nnc/Driver/CUDA.h"
 #include "nnc/Driver/Error.h"
@@ -25,6 +26,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <optional>
 #include <thread>
 
 using namespace nnc;
@@ -104,6 +106,9 @@ static mlir::LogicalResult linkProgram(mlir::ModuleOp module,
     objects.push_back(object.str().str());
     removers.emplace_back(object);
   }
+  std::optional<StageTimes::Scope> emitting(
+      std::in_place, stageTimes(),
+      "LLVM code generation (" + std::to_string(parts) + " parts)");
   if (parts > 1) {
     if (failed(emitObjectsInParallel(module, options.codegen, objects)))
       return mlir::failure();
@@ -119,6 +124,8 @@ static mlir::LogicalResult linkProgram(mlir::ModuleOp module,
       return reportError("cannot write '" + objects.front() +
                          "': " + os.error().message());
   }
+  emitting.reset();
+  StageTimes::Scope linking(stageTimes(), "link");
   return linkExecutable(objects, options.output, findRuntimeDir(argv0),
                         options.pipeline.target);
 }
@@ -152,8 +159,13 @@ mlir::LogicalResult nnc::writeResult(mlir::ModuleOp module,
   // pipe works as well as a file.
   SmallString<0> buffer;
   llvm::raw_svector_ostream os(buffer);
-  if (failed(writeStage(module, options.stage, options.codegen, os)))
-    return mlir::failure();
+  {
+    StageTimes::Scope writing(stageTimes(), options.stage > kLastMLIRStage
+                                                ? "LLVM code generation"
+                                                : "printing");
+    if (failed(writeStage(module, options.stage, options.codegen, os)))
+      return mlir::failure();
+  }
   output->os() << buffer;
   output->os().flush();
   if (std::error_code ec = output->os().error()) {

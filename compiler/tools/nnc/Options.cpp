@@ -57,6 +57,11 @@ EnumOption<const StageInfo *>
               cl::desc("Stop after this stage and write it (--help-list-stages "
                        "says which target each belongs to)"),
               cl::init(nullptr), stageValues(), cl::cat(nncCategory));
+cl::opt<bool> timeStages(
+    "time",
+    cl::desc("Print how long each step took (reading, the MLIR passes, LLVM's "
+             "code generation, linking) on stderr"),
+    cl::cat(nncCategory));
 cl::opt<bool> listStages("help-list-stages",
                          cl::desc("List the --emit stages in order"),
                          cl::cat(nncCategory));
@@ -73,6 +78,12 @@ cl::opt<double> lossScale(
              "runs on the loss times this (a power of two), gradients are "
              "divided by it (default 1024 with --precision=bf16, else 1)"),
     cl::value_desc("S"), cl::init(0.0), cl::cat(nncCategory));
+cl::opt<bool> dataParallel(
+    "data-parallel",
+    cl::desc("Compile train_step's halves too (gradients, apply_update), so "
+             "the program trains across processes under mpirun "
+             "(docs/distributed.md); --data-parallel=false leaves them out"),
+    cl::init(true), cl::cat(nncCategory));
 cl::opt<std::string> gpuArch("gpu-arch",
                              cl::desc("CUDA: the GPU the kernels are built "
                                       "for (default sm_90; PTX is kept for "
@@ -152,6 +163,7 @@ mlir::LogicalResult readTarget(PipelineOptions &pipeline) {
   pipeline.cuda.precision = precision;
   pipeline.cuda.arch = gpuArch;
   pipeline.cuda.toolkit = findCUDAToolkit();
+  pipeline.dataParallel = dataParallel;
   pipeline.lossScale =
       lossScale.getNumOccurrences()
           ? lossScale.getValue()
@@ -213,6 +225,7 @@ mlir::FailureOr<DriverOptions> nnc::parseCommandLine(int argc, char **argv) {
   parseFlags(argc, argv);
   DriverOptions options;
   options.listStages = listStages;
+  options.time = timeStages;
   if (options.listStages)
     return options;
   options.input = inputFile;

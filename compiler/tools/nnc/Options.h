@@ -28,6 +28,7 @@ struct DriverOptions {
   Stage stage = kDefaultStage;
   /// --help-list-stages: print the stages and do nothing else.
   bool listStages = false;
+  bool time = false; ///< --time: each step's wall time on stderr
   /// --set and --batch.
   ModelOptions model;
   /// --cpu and --mattr.

@@ -9,6 +9,7 @@
 #include "Compile.h"
 #include "Files.h"
 #include "Options.h"
+#include "StageTimes.h"
 
 #include "nnc/Driver/Emit.h"
 #include "nnc/Driver/Error.h"
@@ -66,8 +67,12 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      nnc::loadModule(*options, sourceMgr, context);
+  nnc::StageTimes &times = nnc::stageTimes();
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  {
+    nnc::StageTimes::Scope scope(times, "read");
+    module = nnc::loadModule(*options, sourceMgr, context);
+  }
   if (!module)
     return 1;
   if (options->stage == nnc::Stage::Exe &&
@@ -80,8 +85,14 @@ int main(int argc, char **argv) {
   }
   if (options->stage >= nnc::Stage::LLVMMLIR)
     nnc::recordBuild(*module, *options);
-  if (failed(nnc::runPipeline(*module, *options)) ||
-      failed(nnc::writeResult(*module, *options, argv[0])))
+  {
+    nnc::StageTimes::Scope scope(times, "MLIR passes");
+    if (failed(nnc::runPipeline(*module, *options)))
+      return 1;
+  }
+  if (failed(nnc::writeResult(*module, *options, argv[0])))
     return 1;
+  if (options->time)
+    times.print(llvm::errs());
   return 0;
 }

@@ -15,6 +15,7 @@
 #include "nnrt/Json.h"
 #include "nnrt/Session.h"
 
+#include <functional>
 #include <string>
 
 namespace nnrt {
@@ -36,6 +37,14 @@ inline bool uploadsEveryStep(Uploads uploads, const std::string &role) {
          (uploads == Uploads::Labels && role == "labels");
 }
 
+/// What a device needs of the other processes of a data-parallel run
+/// (runtime/main/DataParallel.h).
+struct RankLink {
+  int rank = 0, size = 1;
+  /// Rank 0's `bytes` bytes at `data` into every rank's `data`.
+  std::function<bool(void *data, size_t bytes, std::string &error)> broadcast;
+};
+
 class Device {
 public:
   virtual ~Device() = default;
@@ -55,6 +64,14 @@ public:
   /// outputs a step reports (`loss`, `correct`) come back after each run.
   virtual bool bind(Call &call, Uploads uploads, std::string &error) = 0;
 
+  /// Data-parallel training: like bind() for both calls, but the gradient
+  /// outputs of `gradients` and the gradient inputs of `apply` (arguments
+  /// named `<param>.grad`) are one device buffer, which a collective engine
+  /// of the device sums across the ranks of `link` between the two calls.
+  /// `gradients.run()` then runs the whole step (captured in one graph
+  /// where the device has them); its `loss` and `correct` are this rank's.
+  virtual bool bindAcrossRanks(Call &gradients, Call &apply, Uploads uploads,
+                               const RankLink &link, std::string &error) = 0;
   /// Copies the device's parameters into the session (before saving).
   virtual void downloadParameters() = 0;
   /// Copies every output of `call` into its host buffers (before dumping).

@@ -39,6 +39,9 @@ public:
   size_t size() const { return args.size(); }
   Tensor &at(size_t i) { return *args[i]; }
   PackedFn function() const { return fn; }
+  /// Makes the i-th argument `buffer` (of the same shape and type), which
+  /// must outlive the call: two calls then share it.
+  bool rebind(size_t i, Tensor &buffer);
 
   /// Runs the entry point on the host buffers, or through the runner a
   /// device installed (nnrt/Device.h).
@@ -49,6 +52,10 @@ public:
       fn(descriptors.data());
   }
   void setRunner(std::function<void()> r) { runner = std::move(r); }
+  const std::function<void()> &currentRunner() const { return runner; }
+  /// Runs the compiled entry point on the host buffers, whatever runner is
+  /// installed.
+  void runHere() { fn(descriptors.data()); }
 
 private:
   friend class Session;

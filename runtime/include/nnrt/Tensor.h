@@ -45,6 +45,9 @@ public:
   /// Zero-filled; throws OutOfMemory naming `what` ("parameter 'w'") when
   /// the memory cannot be had.
   Tensor(DType type, Shape shape, const std::string &what = "a tensor");
+  /// A tensor over `data`, which it does not own and which must outlive it
+  /// (a slice of a larger buffer).
+  static Tensor view(DType type, Shape shape, void *data);
 
   DType type() const { return dtype; }
   const Shape &shape() const { return dims; }
@@ -68,12 +71,14 @@ public:
 
 private:
   struct Free {
+    bool owned;
     void operator()(void *p) const;
   };
+  void describe(void *p);
   DType dtype = DType::F32;
   Shape dims;
   int64_t count = 0;
-  std::unique_ptr<void, Free> storage;
+  std::unique_ptr<void, Free> storage{nullptr, Free{true}};
   std::vector<int64_t> desc;
 };
 

@@ -74,6 +74,8 @@ struct PipelineOptions {
   Target target = Target::CPU;
   /// Static loss scaling of the training functions (1: none).
   double lossScale = 1.0;
+  /// Also derive train_step's halves, @gradients and @apply_update.
+  bool dataParallel = true;
   cpu::CPUTuning cpu;
   cuda::CUDAOptions cuda;
 };
@@ -87,7 +89,8 @@ void buildNNCleanupPipeline(mlir::OpPassManager &pm);
 
 /// The training functions derived in nn (nn-generate-training), then
 /// clean-up (dead gradients go).
-void buildNNTrainingPipeline(mlir::OpPassManager &pm, double lossScale = 1.0);
+void buildNNTrainingPipeline(mlir::OpPassManager &pm, double lossScale = 1.0,
+                             bool dataParallel = true);
 
 /// Tensors to buffers with the compiled calling convention: parameters,
 /// then inputs, then outputs (out-parameters), all owned by the caller;

@@ -38,10 +38,20 @@ def GenerateTrainingPass : Pass<"nn-generate-training", "::mlir::ModuleOp"> {
     precision), the backward pass starts from S instead of 1, so small
     gradients stay representable in bf16 operands, and every parameter
     gradient is divided by S before it is returned or applied.
+
+    With `data-parallel` (the default), train_step is also derived in two
+    halves, for training where the gradients are summed across processes
+    between them: `@gradients(inputs, labels) -> (loss, correct,
+    gradients...)`, which updates the moving statistics but no parameter,
+    and `@apply_update(gradients..., grad_scale)`, which updates each
+    trainable parameter from its gradient times the scalar `grad_scale` and
+    counts the global step.
   }];
   let options = [
     Option<"lossScale", "loss-scale", "double", "1.0",
            "Scale of the loss for the backward pass (gradients unscaled)">,
+    Option<"dataParallel", "data-parallel", "bool", "true",
+           "Also derive @gradients and @apply_update, train_step's halves">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
