@@ -201,16 +201,25 @@ MemoryEstimate nnrt::estimateMemory(const ModelInfo &model,
   return e;
 }
 
-MemoryLimit nnrt::availableMemory(int64_t counted) {
+MemoryLimit nnrt::availableMemory(int64_t counted, int sharing) {
   MemoryLimit out;
-  auto consider = [&](int64_t bytes, const char *what) {
+  auto consider = [&](int64_t bytes, const std::string &what) {
     if (bytes >= 0 && (out.bytes < 0 || bytes < out.bytes)) {
       out.bytes = bytes;
       out.what = what;
     }
   };
-  consider(procField("/proc/meminfo", "MemAvailable"),
-           "MemAvailable in /proc/meminfo");
+  // The machine's memory and the cgroup's are shared with the other ranks
+  // on this machine; the limits of the process are its own.
+  auto share = [&](int64_t bytes, const char *what) {
+    if (sharing <= 1 || bytes < 0)
+      return consider(bytes, what);
+    consider(bytes / sharing, std::string(what) + ", shared by " +
+                                  std::to_string(sharing) +
+                                  " ranks on this machine");
+  };
+  share(procField("/proc/meminfo", "MemAvailable"),
+        "MemAvailable in /proc/meminfo");
   // Allocated memory is not resident until it is written: MemAvailable
   // does not count it, the address-space and data-size limits do.
   consider(
@@ -219,7 +228,7 @@ MemoryLimit nnrt::availableMemory(int64_t counted) {
   consider(rlimitLeft(RLIMIT_DATA,
                       procField("/proc/self/status", "VmData") - counted),
            "the data-size limit, ulimit -d");
-  consider(cgroupLeft(), "the cgroup's memory limit");
+  share(cgroupLeft(), "the cgroup's memory limit");
   return out;
 }
 

@@ -42,7 +42,9 @@ struct MemoryLimit {
   int64_t bytes = -1;
   std::string what;
 };
-MemoryLimit availableMemory(int64_t counted);
+/// Memory the machine shares (MemAvailable, a cgroup's limit) counts
+/// 1/`sharing` of it: the ranks of a data-parallel run on this machine.
+MemoryLimit availableMemory(int64_t counted, int sharing = 1);
 
 /// "this run needs about N MiB (parameters P MiB, ...) but only M MiB are
 /// available (WHAT)", or empty when the estimate fits.

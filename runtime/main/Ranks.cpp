@@ -119,15 +119,18 @@ bool Ranks::join(const char *name, double timeoutSeconds, std::string &error) {
   } else {
     api = singleRank();
   }
-  char message[512] = "";
-  if (api->init(&me, &count, &local, message, sizeof message)) {
-    error = message;
-    return false;
-  }
+  // Joining waits for every rank too: bounded like the collectives.
+  watchdog = std::thread([this] { watch(); });
+  bool joined = call(
+      "joining the job (MPI_Init)", error,
+      [](const NnrtCollective &c, char *m, size_t n, void *p) {
+        auto *self = static_cast<Ranks *>(p);
+        return c.init(&self->me, &self->count, &self->local, m, n);
+      },
+      this);
   if (local < 1)
     local = 1;
-  watchdog = std::thread([this] { watch(); });
-  return true;
+  return joined;
 }
 
 std::string Ranks::engine() const { return api ? api->engine() : "none"; }

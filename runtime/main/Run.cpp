@@ -67,13 +67,16 @@ bool hasLabels(const ModelInfo &model) {
 }
 
 /// A run whose estimated peak memory cannot fit is refused (unless
-/// --no-memory-check) before anything big is allocated.
+/// --no-memory-check) before anything big is allocated. The ranks of a
+/// data-parallel run on this machine share its memory: each counts its
+/// share, and one that refuses ends the job.
 int checkMemory(Run &run, const MemoryEstimate &estimate) {
   if (!run.options.memoryCheck)
     return 0;
   // The session holds the parameters already (not yet written).
   std::string shortage = memoryShortage(
-      estimate, availableMemory(estimate.parameters + estimate.state));
+      estimate, availableMemory(estimate.parameters + estimate.state,
+                                run.ranks.localSize()));
   return shortage.empty() ? 0 : run.fail(shortage);
 }
 
@@ -137,7 +140,7 @@ int openModel(Run &run) {
   if (int status = openDevice(run))
     return status;
   if (run.ranks.distributed())
-    return trainAcrossRanks(run);
+    return checkMemory(run, estimate) ? 1 : trainAcrossRanks(run);
   const ModeInfo &mode = describe(run.options.mode);
   PackedFn fn = findEntryPoint(mode.entry);
   if (!fn || !run.model.entryPoint(mode.entry))
