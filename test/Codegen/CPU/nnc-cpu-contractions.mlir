@@ -2,16 +2,18 @@
 // RUN: nnc-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(nnc-cpu-contractions{vector-bits=512 vector-registers=32}))" | FileCheck %s --check-prefix=AVX512
 
 // A dense layer: the zero fill is absorbed (the first K block stores), the
-// bias and ReLU are applied in the stores to D, and C is gone. 6 x 16 tiles
-// of AVX2 registers: 12 accumulators, two 8-wide rows of B per k step; the
-// last panel of 37 columns is masked.
+// bias and ReLU are applied in the stores to D, and C is gone. Tiles of
+// two 8-wide rows of B per k step and as many rows of C as leave the least
+// padding for M = 50 (AVX2 has room for 6: 5 x 16 tiles, 10 accumulators;
+// AVX-512 for 14: 10 x 32 tiles, 20 accumulators); the last panel of 37
+// columns is masked.
 // CHECK-LABEL: func.func @dense
 // CHECK-NOT: memref.alloc
 // CHECK-NOT: linalg.
 // CHECK: scf.forall
 // CHECK: scf.if
-// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
-// CHECK-COUNT-12: vector.fma {{.*}} : vector<8xf32>
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// CHECK-COUNT-10: vector.fma {{.*}} : vector<8xf32>
 // CHECK: arith.maximumf {{.*}} : vector<8xf32>
 // CHECK: vector.store
 // CHECK: vector.maskedload
@@ -19,7 +21,7 @@
 // CHECK-NOT: linalg.generic
 // CHECK: return
 // AVX512-LABEL: func.func @dense
-// AVX512: iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// AVX512: iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
 func.func @dense(%a: memref<50x70xf32>, %b: memref<70x37xf32>, %bias: memref<37xf32>, %d: memref<50x37xf32>) {
@@ -71,6 +73,29 @@ func.func @transposed_b(%a: memref<32x96xf32>, %b: memref<40x96xf32>, %c: memref
   %cst = arith.constant 0.0 : f32
   linalg.fill ins(%cst : f32) outs(%c : memref<32x40xf32>)
   linalg.matmul indexing_maps = [#a, #bt, #c] ins(%a, %b : memref<32x96xf32>, memref<40x96xf32>) outs(%c : memref<32x40xf32>)
+  return
+}
+
+// -----
+
+// Dot products along a K that 16-lane vectors do not divide (1000, the
+// gradient of a 1000-unit layer's input): AVX-512 runs them 8 lanes wide
+// rather than leave the product to the generic loops.
+// CHECK-LABEL: func.func @dot_k1000
+// CHECK: vector.fma {{.*}} : vector<8xf32>
+// CHECK-NOT: linalg.matmul
+// AVX512-LABEL: func.func @dot_k1000
+// AVX512: scf.forall
+// AVX512: vector.fma {{.*}} : vector<8xf32>
+// AVX512: vector.reduction <add>
+// AVX512-NOT: linalg.matmul
+#a = affine_map<(m, n, k) -> (m, k)>
+#bt = affine_map<(m, n, k) -> (n, k)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @dot_k1000(%a: memref<32x1000xf32>, %b: memref<64x1000xf32>, %c: memref<32x64xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%c : memref<32x64xf32>)
+  linalg.matmul indexing_maps = [#a, #bt, #c] ins(%a, %b : memref<32x1000xf32>, memref<64x1000xf32>) outs(%c : memref<32x64xf32>)
   return
 }
 

@@ -59,6 +59,20 @@ bool blockK(const Contraction &c, int64_t kcMax, int64_t multiple,
   return innermost % multiple == 0;
 }
 
+/// Rows per register tile for M rows, at most `most`: of the heights down
+/// to half of it, the one that leaves the least padding in the last tile
+/// (M = 32 with room for 14 rows: 4 tiles of 8, not 14 + 14 + 4), the
+/// tallest among equals.
+int64_t evenRows(int64_t m, int64_t most) {
+  if (m <= most)
+    return m;
+  int64_t best = most;
+  for (int64_t mr = most; mr >= ceilDiv(most, 2); --mr)
+    if (roundUp(m, mr) < roundUp(m, best))
+      best = mr;
+  return best;
+}
+
 int64_t innermostTrip(const Contraction &c, const GemmPlan &plan) {
   return plan.chunk ? plan.chunk : c.sizes[c.kDims.back()];
 }
@@ -98,7 +112,7 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
   if (unitN || plan.packB) {
     plan.kind = GemmPlan::Kind::OuterProduct;
     plan.nr = vectors * lanes;
-    plan.mr = std::min<int64_t>((regs - vectors - 1) / vectors, c.m());
+    plan.mr = evenRows(c.m(), (regs - vectors - 1) / vectors);
     if (plan.packB) {
       // Rows outer: A's micro-panel (mr x kc) fills L1 and is reused by
       // every panel of the block (the longer K, the fewer passes over C);
@@ -123,10 +137,19 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
     // mr x nr accumulators, mr + nr vectors of A and B.
     plan.mr = std::min<int64_t>(regs >= 32 ? 4 : 3, c.m());
     plan.nr = std::min<int64_t>(regs >= 32 ? 5 : 3, c.n());
-    int64_t kcMax = std::max<int64_t>(
-        target.l1Bytes / 2 / (4 * (plan.mr + plan.nr)), lanes);
-    if (!blockK(c, kcMax, lanes, plan))
-      return std::nullopt;
+    // The dot products run along K in whole vectors: when the widest do
+    // not divide it (K = 1000 with 16 lanes), narrower ones that do, down
+    // to 4 lanes, beat giving the contraction up to the generic loops.
+    auto fits = [&] {
+      int64_t kcMax = std::max<int64_t>(
+          target.l1Bytes / 2 / (4 * (plan.mr + plan.nr)), plan.lanes);
+      return blockK(c, kcMax, plan.lanes, plan);
+    };
+    while (!fits()) {
+      if (plan.lanes <= 4)
+        return std::nullopt;
+      plan.lanes /= 2;
+    }
     plan.mc = plan.mr * 8;
     plan.nc = plan.nr * 16;
   } else {
@@ -144,7 +167,7 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
 
   int64_t trip = innermostTrip(c, plan);
   if (plan.kind == GemmPlan::Kind::Dot)
-    trip /= lanes;
+    trip /= plan.lanes;
   if (trip <= 8)
     plan.unroll = trip;
   else
