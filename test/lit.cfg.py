@@ -31,11 +31,14 @@ if config.nnc_have_fuzzer:
     config.available_features.add("fuzzer")
 config.substitutions.append(("%nnc_tools", config.nnc_tools_dir))
 # Data-parallel runs: mpirun with as many ranks as asked, allowed to run as
-# root (CI does) and to put more ranks than cores on this machine.
+# root (CI does) and to put more ranks than cores on this machine. Shared
+# memory without the single-copy mechanism, which containers that forbid
+# ptrace refuse.
 if config.nnc_have_mpi and config.nnc_mpiexec:
     config.available_features.add("mpi")
     config.substitutions.append(("%mpirun", config.nnc_mpiexec +
-                                 " --oversubscribe --allow-run-as-root"))
+                                 " --oversubscribe --allow-run-as-root"
+                                 " --mca btl_vader_single_copy_mechanism none"))
 config.substitutions.append(("%llvm_root", os.path.dirname(config.llvm_tools_dir)))
 
 # The numeric oracle is PyTorch on the CPU, from Debian's python3-torch, which
