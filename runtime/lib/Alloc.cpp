@@ -8,10 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nnrt/Alloc.h"
+
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <malloc.h>
 
 namespace {
 [[noreturn]] void outOfMemory(uint64_t bytes) {
@@ -23,6 +26,14 @@ namespace {
   std::_Exit(1);
 }
 } // namespace
+
+void nnrt::keepHeapMapped() {
+  mallopt(M_MMAP_MAX, 0);
+  // glibc reads the threshold as a size_t: -1 is "never". INT_MAX would
+  // still return a free top of the heap over 2 GiB to the system after
+  // every step.
+  mallopt(M_TRIM_THRESHOLD, -1);
+}
 
 extern "C" void *_mlir_memref_to_llvm_alloc(uint64_t bytes) {
   void *p = std::malloc(bytes ? bytes : 1);

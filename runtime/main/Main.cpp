@@ -15,24 +15,16 @@
 #include "Signals.h"
 #include "Steps.h"
 
-#include <climits>
+#include "nnrt/Alloc.h"
+
 #include <cstdio>
 #include <exception>
-#include <malloc.h>
 #include <new>
 #include <optional>
 
 using namespace nnrt;
 
 namespace {
-/// The compiled code allocates and frees its intermediate buffers every
-/// step. Serve them from the heap and never give it back, so later steps
-/// reuse memory that is already mapped instead of faulting in fresh pages.
-void keepHeapMapped() {
-  mallopt(M_MMAP_MAX, 0);
-  mallopt(M_TRIM_THRESHOLD, INT_MAX);
-}
-
 /// The flags, with --epochs implying --mode=train. An exit status when the
 /// program stops here: --help (0), a bad flag (2).
 std::optional<int> readOptions(int argc, char **argv, Run &run) {
