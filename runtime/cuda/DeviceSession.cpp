@@ -220,42 +220,23 @@ public:
     }
     if (!sum.connect(link, error))
       return false;
-    // Each gradient's slice of one buffer, 256-byte aligned, by name.
-    auto isGradient = [](const Argument &a) {
-      return a.name.size() > 5 &&
-             a.name.compare(a.name.size() - 5, 5, ".grad") == 0;
-    };
-    std::map<std::string, size_t> offsets;
-    size_t total = 0;
-    for (size_t i = 0; i < gradients.size(); ++i) {
-      const Argument &a = gradients.entry().args[i];
-      if (a.role == "output" && isGradient(a)) {
-        offsets[a.name] = total;
-        total += (gradients.at(i).size() + 63) / 64 * 64;
-      }
-    }
+    // Each gradient's slice of one buffer, 256-byte aligned.
+    GradientLayout layout;
+    if (!layOutGradients(gradients, apply, 64, layout, error))
+      return false;
     Site site{"the data-parallel step"};
-    flat = std::make_unique<Buffer>(total * sizeof(float),
-                                    Shape{int64_t(total)}, site);
-    auto slices = [&](Call &call, const char *role) {
+    int64_t total = layout.total;
+    flat = std::make_unique<Buffer>(total * sizeof(float), Shape{total}, site);
+    auto slices = [&](Call &call, const std::vector<size_t> &args) {
       std::map<size_t, std::unique_ptr<Buffer>> out;
-      for (size_t i = 0; i < call.size(); ++i) {
-        const Argument &a = call.entry().args[i];
-        auto it = offsets.find(a.name);
-        if (a.role == role && it != offsets.end())
-          out[i] = std::make_unique<Buffer>(
-              static_cast<float *>(flat->data) + it->second, call.at(i).bytes(),
-              call.at(i).shape());
-      }
+      for (size_t k = 0; k < args.size(); ++k)
+        out[args[k]] = std::make_unique<Buffer>(
+            static_cast<float *>(flat->data) + layout.offsets[k],
+            call.at(args[k]).bytes(), call.at(args[k]).shape());
       return out;
     };
-    auto gradientSlices = slices(gradients, "output");
-    auto inputSlices = slices(apply, "input");
-    if (gradientSlices.size() != offsets.size() ||
-        inputSlices.size() != offsets.size()) {
-      error = "'gradients' and 'apply_update' do not take the same gradients";
-      return false;
-    }
+    auto gradientSlices = slices(gradients, layout.outputs);
+    auto inputSlices = slices(apply, layout.inputs);
     auto dc = std::make_unique<DeviceCall>();
     dc->call = &gradients;
     dc->name = "the data-parallel step";
@@ -270,7 +251,7 @@ public:
     float *sums = static_cast<float *>(flat->data);
     d->work = [d, applyFn, applyDescriptors, sums, total, this] {
       d->call->function()(d->descriptors.data());
-      sum.enqueue(sums, total);
+      sum.enqueue(sums, static_cast<size_t>(total));
       applyFn(applyDescriptors->data());
     };
     gradients.setRunner([d] { d->run(); });

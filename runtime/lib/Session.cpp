@@ -215,3 +215,47 @@ bool Session::bind(const std::string &name, PackedFn fn, Call &call,
     call.descriptors.push_back(t->descriptor());
   return true;
 }
+
+namespace {
+bool isGradient(const Argument &a, const char *role) {
+  static const std::string suffix = ".grad";
+  return a.role == role && a.name.size() > suffix.size() &&
+         a.name.compare(a.name.size() - suffix.size(), suffix.size(), suffix) ==
+             0;
+}
+
+std::vector<size_t> gradientArgs(Call &call, const char *role) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < call.size(); ++i)
+    if (isGradient(call.entry().args[i], role))
+      out.push_back(i);
+  return out;
+}
+} // namespace
+
+bool nnrt::layOutGradients(Call &gradients, Call &apply, int64_t align,
+                           GradientLayout &layout, std::string &error) {
+  layout = GradientLayout();
+  layout.outputs = gradientArgs(gradients, "output");
+  layout.inputs = gradientArgs(apply, "input");
+  if (layout.outputs.size() != layout.inputs.size()) {
+    error = "'gradients' and 'apply_update' do not take the same gradients";
+    return false;
+  }
+  for (size_t k = 0; k < layout.outputs.size(); ++k) {
+    const std::string &name = gradients.entry().args[layout.outputs[k]].name;
+    Tensor &out = gradients.at(layout.outputs[k]);
+    Tensor &in = apply.at(layout.inputs[k]);
+    if (out.type() != DType::F32 ||
+        apply.entry().args[layout.inputs[k]].name != name ||
+        in.type() != out.type() || in.shape() != out.shape()) {
+      error = "gradient '" + name +
+              "' is not an f32 tensor that 'apply_update' takes in the same "
+              "place and shape";
+      return false;
+    }
+    layout.offsets.push_back(layout.total);
+    layout.total += (out.size() + align - 1) / align * align;
+  }
+  return true;
+}

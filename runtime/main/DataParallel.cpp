@@ -20,18 +20,6 @@ namespace {
 /// Gradients start on 64-byte boundaries of the flat buffer, as a
 /// buffer of their own would.
 constexpr int64_t kAlignElements = 16;
-
-int64_t aligned(int64_t n) {
-  return (n + kAlignElements - 1) / kAlignElements * kAlignElements;
-}
-
-const std::string kGradSuffix = ".grad";
-
-bool isGradient(const Argument &a) {
-  return a.name.size() > kGradSuffix.size() &&
-         a.name.compare(a.name.size() - kGradSuffix.size(), kGradSuffix.size(),
-                        kGradSuffix) == 0;
-}
 } // namespace
 
 bool DataParallelStep::bind(Run &run, std::string &error) {
@@ -51,44 +39,6 @@ bool DataParallelStep::bind(Run &run, std::string &error) {
                     error))
     return false;
 
-  // The gradient outputs of one, the gradient inputs of the other: the
-  // same slices of one buffer, in the same order.
-  std::vector<size_t> outs, ins;
-  for (size_t i = 0; i < gradients->size(); ++i)
-    if (gradients->entry().args[i].role == "output" &&
-        isGradient(gradients->entry().args[i]))
-      outs.push_back(i);
-  for (size_t i = 0; i < apply.size(); ++i)
-    if (apply.entry().args[i].role == "input" &&
-        isGradient(apply.entry().args[i]))
-      ins.push_back(i);
-  if (outs.size() != ins.size()) {
-    error = "'gradients' and 'apply_update' do not take the same gradients";
-    return false;
-  }
-  int64_t total = 0;
-  for (size_t i : outs)
-    total += aligned(gradients->at(i).size());
-  flat = Tensor(DType::F32, {total}, "the gradients of every parameter");
-  views.reserve(outs.size());
-  int64_t offset = 0;
-  for (size_t k = 0; k < outs.size(); ++k) {
-    Tensor &out = gradients->at(outs[k]);
-    if (out.type() != DType::F32 || apply.entry().args[ins[k]].name !=
-                                        gradients->entry().args[outs[k]].name) {
-      error = "gradient '" + gradients->entry().args[outs[k]].name +
-              "' is not f32 or not where 'apply_update' takes it";
-      return false;
-    }
-    views.push_back(Tensor::view(DType::F32, out.shape(), flat.f32() + offset));
-    offset += aligned(out.size());
-    if (!gradients->rebind(outs[k], views.back()) ||
-        !apply.rebind(ins[k], views.back())) {
-      error = "gradient '" + gradients->entry().args[outs[k]].name +
-              "' has different shapes in 'gradients' and 'apply_update'";
-      return false;
-    }
-  }
   Tensor *scale = apply.arg("input", "grad_scale");
   if (!scale || scale->type() != DType::F32 || scale->size() != 1) {
     error = "'apply_update' takes no f32 'grad_scale'";
@@ -96,17 +46,32 @@ bool DataParallelStep::bind(Run &run, std::string &error) {
   }
   scale->f32()[0] = 1.0f / static_cast<float>(ranks->size());
   stopTogether();
-  if (!run.device) {
-    gradients->setRunner([this] {
-      gradients->runHere();
-      std::string error;
-      if (!ranks->allreduceSum(flat.f32(), flat.size(),
-                               "the gradient all-reduce", error))
-        throw std::runtime_error(error);
-      apply.runHere();
-      sumFigures();
-    });
+  if (run.device)
+    return true; // the device lays the gradients out in its memory
+
+  // The gradient outputs of one, the gradient inputs of the other: the
+  // same slices of one buffer.
+  GradientLayout layout;
+  if (!layOutGradients(*gradients, apply, kAlignElements, layout, error))
+    return false;
+  flat = Tensor(DType::F32, {layout.total}, "the gradients of every parameter");
+  views.reserve(layout.outputs.size());
+  for (size_t k = 0; k < layout.outputs.size(); ++k) {
+    Tensor &out = gradients->at(layout.outputs[k]);
+    views.push_back(
+        Tensor::view(DType::F32, out.shape(), flat.f32() + layout.offsets[k]));
+    gradients->rebind(layout.outputs[k], views.back());
+    apply.rebind(layout.inputs[k], views.back());
   }
+  gradients->setRunner([this] {
+    gradients->runHere();
+    std::string error;
+    if (!ranks->allreduceSum(flat.f32(), flat.size(), "the gradient all-reduce",
+                             error))
+      throw std::runtime_error(error);
+    apply.runHere();
+    sumFigures();
+  });
   return true;
 }
 

@@ -41,7 +41,7 @@ private:
   Ranks *ranks = nullptr;
   Call *gradients = nullptr;
   Call apply;
-  Tensor flat;               ///< every gradient, summed in place
+  Tensor flat;               ///< on the CPU, every gradient, summed in place
   std::vector<Tensor> views; ///< each gradient's part of `flat`
 };
 

@@ -121,13 +121,10 @@ bool Ranks::join(const char *name, double timeoutSeconds, std::string &error) {
   }
   // Joining waits for every rank too: bounded like the collectives.
   watchdog = std::thread([this] { watch(); });
-  bool joined = call(
-      "joining the job (MPI_Init)", error,
-      [](const NnrtCollective &c, char *m, size_t n, void *p) {
-        auto *self = static_cast<Ranks *>(p);
-        return c.init(&self->me, &self->count, &self->local, m, n);
-      },
-      this);
+  bool joined =
+      call("joining the job (MPI_Init)", error, [&](char *m, size_t n) {
+        return api->init(&me, &count, &local, m, n);
+      });
   if (local < 1)
     local = 1;
   return joined;
@@ -160,48 +157,33 @@ void Ranks::watch() {
   }
 }
 
-bool Ranks::call(const char *what, std::string &error,
-                 int (*body)(const NnrtCollective &, char *, size_t, void *),
-                 void *context) {
-  if (!api)
-    return true; // alone: every collective is the identity
+void Ranks::arm(const char *what) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     pending = what;
     ++generation;
   }
   changed.notify_all();
+}
+
+bool Ranks::call(const char *what, std::string &error,
+                 const std::function<int(char *, size_t)> &body) {
+  if (!api)
+    return true; // alone: every collective is the identity
+  arm(what);
   char message[512] = "";
-  int status = body(*api, message, sizeof message, context);
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    pending = nullptr;
-    ++generation;
-  }
-  changed.notify_all();
+  int status = body(message, sizeof message);
+  arm(nullptr);
   if (status)
     error = std::string(what) + ": " + message;
   return status == 0;
 }
 
-namespace {
-struct Buffer {
-  void *data;
-  int64_t count;
-  int type;
-};
-} // namespace
-
 bool Ranks::sum(void *data, int64_t n, int type, const char *what,
                 std::string &error) {
-  Buffer b{data, n, type};
-  return call(
-      what, error,
-      [](const NnrtCollective &c, char *m, size_t s, void *p) {
-        auto *b = static_cast<Buffer *>(p);
-        return c.allreduceSum(b->data, b->count, b->type, m, s);
-      },
-      &b);
+  return call(what, error, [&](char *m, size_t s) {
+    return api->allreduceSum(data, n, type, m, s);
+  });
 }
 
 bool Ranks::allreduceSum(float *data, int64_t n, const char *what,
@@ -216,30 +198,16 @@ bool Ranks::allreduceSum(double *data, int64_t n, const char *what,
 
 bool Ranks::broadcast(void *data, int64_t bytes, const char *what,
                       std::string &error) {
-  Buffer b{data, bytes, 0};
-  return call(
-      what, error,
-      [](const NnrtCollective &c, char *m, size_t s, void *p) {
-        auto *b = static_cast<Buffer *>(p);
-        return c.broadcast(b->data, b->count, /*root=*/0, m, s);
-      },
-      &b);
+  return call(what, error, [&](char *m, size_t s) {
+    return api->broadcast(data, bytes, /*root=*/0, m, s);
+  });
 }
 
 bool Ranks::allgather(const void *mine, void *all, int64_t bytes,
                       const char *what, std::string &error) {
-  struct Gather {
-    const void *mine;
-    void *all;
-    int64_t bytes;
-  } g{mine, all, bytes};
-  return call(
-      what, error,
-      [](const NnrtCollective &c, char *m, size_t s, void *p) {
-        auto *g = static_cast<Gather *>(p);
-        return c.allgather(g->mine, g->all, g->bytes, m, s);
-      },
-      &g);
+  return call(what, error, [&](char *m, size_t s) {
+    return api->allgather(mine, all, bytes, m, s);
+  });
 }
 
 int Ranks::finish(int status, bool agreed) {
@@ -251,12 +219,7 @@ int Ranks::finish(int status, bool agreed) {
     api->abort(status); // ends every rank; does not return
     _exit(status);
   }
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    pending = "MPI_Finalize";
-    ++generation;
-  }
-  changed.notify_all();
+  arm("MPI_Finalize");
   api->finalize();
   return status;
 }

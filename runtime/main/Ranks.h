@@ -15,6 +15,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -58,9 +59,12 @@ public:
   int finish(int status, bool agreed);
 
 private:
+  /// Runs `body(message, size)`, one call of the engine, with the
+  /// watchdog armed; its non-zero status becomes `error`.
   bool call(const char *what, std::string &error,
-            int (*body)(const NnrtCollective &, char *, size_t, void *),
-            void *context);
+            const std::function<int(char *, size_t)> &body);
+  /// Arms the watchdog for the call `what` (null: none is under way).
+  void arm(const char *what);
   bool sum(void *data, int64_t count, int type, const char *what,
            std::string &error);
   void watch();

@@ -94,6 +94,21 @@ private:
   std::vector<Tensor> params;
 };
 
+/// The gradients of a data-parallel step (docs/distributed.md): the f32
+/// outputs of `gradients` and inputs of `apply_update` named
+/// `<param>.grad`, paired in order, and each one's slice of one flat
+/// buffer that holds them all, starting on a multiple of `align` elements.
+struct GradientLayout {
+  std::vector<size_t> outputs;  ///< argument indices in `gradients`
+  std::vector<size_t> inputs;   ///< the same gradients' in `apply_update`
+  std::vector<int64_t> offsets; ///< in elements of the flat buffer
+  int64_t total = 0;            ///< its elements
+};
+/// False with the reason when the two calls do not pass the same
+/// gradients (names, order, shapes, f32).
+bool layOutGradients(Call &gradients, Call &apply, int64_t align,
+                     GradientLayout &layout, std::string &error);
+
 } // namespace nnrt
 
 #endif // NNRT_SESSION_H
