@@ -10,35 +10,27 @@ times a second. Prints the verdicts and the final screen lines.
 import fcntl
 import os
 import re
-import pty
 import struct
-import subprocess
 import sys
 import termios
 import time
 
+import terminal
+
 columns = int(sys.argv[1])
 command = sys.argv[sys.argv.index("--") + 1:]
 
-master, slave = pty.openpty()
-fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
-attrs = termios.tcgetattr(slave)
-attrs[1] &= ~termios.ONLCR  # keep "\n" as the program wrote it
-termios.tcsetattr(slave, termios.TCSANOW, attrs)
+
+def setup(tty):
+    fcntl.ioctl(tty, termios.TIOCSWINSZ,
+                struct.pack("HHHH", 24, columns, 0, 0))
+    attrs = termios.tcgetattr(tty)
+    attrs[1] &= ~termios.ONLCR  # keep "\n" as the program wrote it
+    termios.tcsetattr(tty, termios.TCSANOW, attrs)
+
+
 start = time.monotonic()
-child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=slave,
-                         stderr=slave, close_fds=True)
-os.close(slave)
-output = bytearray()
-while True:
-    try:
-        chunk = os.read(master, 65536)
-    except OSError:  # EIO: the child closed the terminal
-        break
-    if not chunk:
-        break
-    output += chunk
-status = child.wait()
+output, status = terminal.run(command, setup)
 elapsed = time.monotonic() - start
 text = output.decode("utf-8", "replace")
 

@@ -10,10 +10,11 @@ so TEXT may be in a progress line it redraws; each "\\r" passes through
 as a line break.
 """
 import os
-import pty
 import signal
 import subprocess
 import sys
+
+import terminal
 
 args = sys.argv[1:]
 use_pty = args[0] == "--pty"
@@ -37,22 +38,18 @@ if not use_pty:
     sys.stdout.flush()
     sys.exit(0)
 
-master, slave = pty.openpty()
-child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=slave,
-                         stderr=slave, close_fds=True)
-os.close(slave)
-output, sent = "", False
-while True:
-    try:
-        chunk = os.read(master, 65536)
-    except OSError:  # EIO: the child closed the terminal
-        break
-    if not chunk:
-        break
-    output += chunk.decode("utf-8", "replace")
-    if not sent and output.count(text) >= count:
+sent = False
+
+
+def signal_when_shown(child, output):
+    global sent
+    if not sent and output.decode("utf-8", "replace").count(text) >= count:
         child.send_signal(sig)
         sent = True
+
+
+output, status = terminal.run(command, on_output=signal_when_shown)
+output = output.decode("utf-8", "replace")
 sys.stdout.write(output.replace("\x1b[K", "").replace("\r", "\n"))
-print("exit", child.wait())
+print("exit", status)
 sys.stdout.flush()
