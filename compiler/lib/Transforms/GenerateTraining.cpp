@@ -81,6 +81,21 @@ FailureOr<LossCopy> copyLoss(ModuleOp module, func::FuncOp loss,
   return out;
 }
 
+/// The name of a parameter's gradient among an entry point's arguments.
+std::string gradientName(nn::ParameterOp p) {
+  return (p.getSymName() + ".grad").str();
+}
+
+/// `grads` as results named `<param>.grad`, in the order of `trainable`.
+void appendGradients(ArrayRef<nn::ParameterOp> trainable, ArrayRef<Value> grads,
+                     SmallVector<Value> &results,
+                     SmallVector<std::string> &names) {
+  for (auto [p, g] : llvm::zip(trainable, grads)) {
+    results.push_back(g);
+    names.push_back(gradientName(p));
+  }
+}
+
 /// The number of correctly classified rows, when the model classifies.
 Value correctCount(OpBuilder &b, const LossCopy &c) {
   if (!c.logits || !c.labels ||
@@ -206,10 +221,7 @@ struct GenerateTrainingPass
       return failure();
     SmallVector<Value> results = {c->loss};
     SmallVector<std::string> names = {"loss"};
-    for (auto [p, g] : llvm::zip(trainable, *grads)) {
-      results.push_back(g);
-      names.push_back(p.getSymName().str() + ".grad");
-    }
+    appendGradients(trainable, *grads, results, names);
     setResults(c->func, results, names);
     return success();
   }
@@ -272,13 +284,15 @@ struct GenerateTrainingPass
 
   /// The global step, an i64 counter, read at the start of the copy.
   Value readStep(ModuleOp module, const LossCopy &c) {
+    func::FuncOp func = c.func;
+    auto b = OpBuilder::atBlockBegin(&func.getBody().front());
+    return readStep(b, module, c.loss.getLoc());
+  }
+  Value readStep(OpBuilder &b, ModuleOp module, Location loc) {
     auto scalar =
         RankedTensorType::get({}, IntegerType::get(&getContext(), 64));
     auto param = declareState(module, "global_step", scalar);
-    func::FuncOp func = c.func;
-    auto b = OpBuilder::atBlockBegin(&func.getBody().front());
-    return nn::GetParamOp::create(b, c.loss.getLoc(), scalar,
-                                  param.getSymName());
+    return nn::GetParamOp::create(b, loc, scalar, param.getSymName());
   }
 
   /// The part of a training step before the update, in a copy of @loss
@@ -410,10 +424,7 @@ struct GenerateTrainingPass
     SmallVector<Value> results;
     SmallVector<std::string> names;
     core->lossAndCorrect(results, names);
-    for (auto [p, g] : llvm::zip(trainable, core->grads)) {
-      results.push_back(g);
-      names.push_back(p.getSymName().str() + ".grad");
-    }
+    appendGradients(trainable, core->grads, results, names);
     setResults(core->copy.func, results, names);
 
     if (module.lookupSymbol("apply_update"))
@@ -433,18 +444,13 @@ struct GenerateTrainingPass
     Value scale = body->getArguments().back();
     SmallVector<Value> grads;
     for (auto [i, p] : llvm::enumerate(trainable)) {
-      nn::setArgName(apply, i, p.getSymName().str() + ".grad");
+      nn::setArgName(apply, i, gradientName(p));
       Value g = body->getArgument(i);
       grads.push_back(nn::ScaleOp::create(b, loc, g.getType(), g, scale,
                                           b.getF64FloatAttr(1.0)));
     }
     nn::setArgName(apply, trainable.size(), "grad_scale");
-    auto stepType =
-        RankedTensorType::get({}, IntegerType::get(&getContext(), 64));
-    Value step = nn::GetParamOp::create(
-        b, loc, stepType,
-        declareState(module, "global_step", stepType).getSymName());
-    applyUpdates(b, module, trainable, grads, step, opt);
+    applyUpdates(b, module, trainable, grads, readStep(b, module, loc), opt);
     func::ReturnOp::create(b, loc);
     return success();
   }
