@@ -17,8 +17,9 @@ Peers (--peers): numpy (NumPy's BLAS, products only), torch (PyTorch
 eager, NCHW), torch-cl (channels_last, not for products), torch-compile
 (torch.compile, not for products), tf (a tf.function) and tf-xla (the same
 with jit_compile=True). bench/peers.py and bench/tf_peers.py run them,
-each in a process of its own with the same thread count, pinned as nnc
-is; a peer that fails is reported as failed and the others still count.
+each in a process of its own with the same thread count, the OpenMP ones
+(PyTorch) pinned as nnc is; a peer that fails is reported as failed and
+the best of the others is used.
 
 For every row it compiles and runs nnc's bench program and every peer,
 alternating them over a few rounds on the short workloads, and writes
