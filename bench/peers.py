@@ -139,9 +139,10 @@ def set_precision(device, precision):
 
 
 def model_workload(name, mode, batch, steps, warmup, device="cpu",
-                   precision="fp32", compiled=False):
+                   precision="fp32", compiled=False, channels_last=False):
     """Seconds per step of `mode` (forward, forward-backward, train) and
-    the forward pass's FLOPs, eager or through torch.compile."""
+    the forward pass's FLOPs, eager or through torch.compile, NCHW or
+    channels_last."""
     torch.manual_seed(0)
     if name == "alexnet":
         model, x = AlexNet(), torch.randn(batch, 3, 224, 224) * 0.1
@@ -158,6 +159,9 @@ def model_workload(name, mode, batch, steps, warmup, device="cpu",
     y = torch.randint(0, 10, (batch,))
     flops = forward_flops(model, x)
     model, x, y = model.to(device), x.to(device), y.to(device)
+    if channels_last:
+        model = model.to(memory_format=torch.channels_last)
+        x = x.contiguous(memory_format=torch.channels_last)
     opt = torch.optim.SGD(model.parameters(), lr=lr)
     context = set_precision(device, precision)
     run = torch.compile(model) if compiled else model
@@ -197,13 +201,29 @@ def matmul_workload(n, steps, warmup, library, device="cpu",
     return timed(lambda: a @ b, steps, warmup)
 
 
+def tf_cnn_flops(model, batch):
+    """Forward FLOPs of a bench/tf_cnn_peers.py net at `batch`."""
+    import tf_cnn_peers
+    torch.manual_seed(0)
+    size = tf_cnn_peers.IMAGE_SIZE[model]
+    net = tf_cnn_peers.torch_net(torch, model)
+    x = torch.zeros(1, 3, size, size)
+    net(torch.zeros(2, 3, size, size))  # makes the layers
+    return forward_flops(net.eval(), x) * batch
+
+
 def main(argv):
     """python3 peers.py model NAME MODE BATCH STEPS THREADS [OPTIONS]
        python3 peers.py matmul N STEPS LIBRARY THREADS [OPTIONS]
-    OPTIONS: --device=cpu|cuda, --precision=fp32|tf32|bf16, --compile.
+       python3 peers.py tf_cnn_flops MODEL BATCH
+    OPTIONS: --device=cpu|cuda, --precision=fp32|tf32|bf16, --compile,
+    --channels-last.
     Prints {"seconds": [...], "flops": F} (compare.py and gpu_run.py run
     each peer in a process of its own, with the settings that peer should
-    have)."""
+    have); tf_cnn_flops prints {"flops": F}."""
+    if argv[1] == "tf_cnn_flops":
+        json.dump({"flops": tf_cnn_flops(argv[2], int(argv[3]))}, sys.stdout)
+        return
     options = [a for a in argv[2:] if a.startswith("--")]
     args = [a for a in argv[2:] if not a.startswith("--")]
     opt = dict(o[2:].split("=", 1) if "=" in o else (o[2:], "1")
@@ -214,7 +234,8 @@ def main(argv):
     if argv[1] == "model":
         name, mode, batch, steps = args[0], args[1], int(args[2]), int(args[3])
         seconds, flops = model_workload(name, mode, batch, steps, warmup,
-                                        device, precision, "compile" in opt)
+                                        device, precision, "compile" in opt,
+                                        "channels-last" in opt)
     else:
         n, steps, library = int(args[0]), int(args[1]), args[2]
         seconds = matmul_workload(n, steps, warmup, library, device, precision)

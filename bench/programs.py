@@ -1,6 +1,7 @@
 """Runs the benchmarked programs, each in a process of its own, and reads
 what they report: nnc's bench programs (their --json record) and the
-PyTorch and NumPy peers of bench/peers.py (compare.py, gpu_run.py)."""
+PyTorch, NumPy and TensorFlow peers of bench/peers.py and bench/tf_peers.py
+(compare.py, gpu_run.py, study.py)."""
 
 import json
 import os
@@ -43,3 +44,21 @@ def peer(workload, env=None):
                          check=True, stdout=subprocess.PIPE, env=env)
     result = json.loads(out.stdout)
     return result["seconds"], result["flops"]
+
+
+def peer_json(cmd, env=None, timeout=None):
+    """The JSON object a peer program prints last on stdout, or {"error":
+    why} when it fails, prints none or outlives `timeout` seconds."""
+    try:
+        out = subprocess.run([sys.executable] + [str(c) for c in cmd],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env=env, timeout=timeout, text=True)
+    except subprocess.TimeoutExpired:
+        return {"error": "timed out after %d s" % timeout}
+    lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
+    if out.returncode != 0 or not lines:
+        err = [line.strip() for line in out.stderr.splitlines()
+               if line.strip()]
+        return {"error": "exit %d: %s" % (out.returncode,
+                                          err[-1] if err else "no output")}
+    return json.loads(lines[-1])
