@@ -21,8 +21,10 @@ void nnc::cpu::buildLinalgPipeline(OpPassManager &pm) {
   pm.addPass(createRecordLayersPass());
   pm.addPass(createConvertNNToLinalg());
   // Elementwise chains (bias, activation, the losses' pieces) become one
-  // linalg.generic each, so their intermediates are never materialised.
-  pm.addPass(createLinalgElementwiseOpFusionPass());
+  // linalg.generic each, so their intermediates are never materialised;
+  // a producer its consumer would recompute (broadcast, or read inside a
+  // reduction) is materialised once instead.
+  pm.addPass(createFuseElementwisePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

@@ -30,7 +30,7 @@ void nnc::cuda::buildCallsPipeline(OpPassManager &pm,
   calls.precision = options.precision;
   pm.addPass(createConvertNNToCUDA(calls));
   pm.addPass(createConvertNNToLinalg());
-  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createFuseElementwisePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

@@ -1,0 +1,60 @@
+//===- FuseElementwise.cpp - the nnc-fuse-elementwise pass ----------------===//
+//
+// Part of nnc.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace nnc {
+#define GEN_PASS_DEF_FUSEELEMENTWISEPASS
+#include "nnc/Transforms/Passes.h.inc"
+} // namespace nnc
+
+using namespace mlir;
+
+namespace {
+
+/// Whether the consumer of `operand` reads each element of it once: its
+/// indexing map for the operand is a permutation of all its loops. A map
+/// that leaves loops out repeats every element over those loops.
+bool readOnce(OpOperand *operand) {
+  auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
+  if (!consumer)
+    return true; // Reshapes and other ops read each element once.
+  return consumer.getMatchingIndexingMap(operand).isPermutation();
+}
+
+/// Fuse a producer with one use when its elements are computed once still.
+bool fusable(OpOperand *operand) {
+  Operation *producer = operand->get().getDefiningOp();
+  return producer && producer->hasOneUse() && readOnce(operand);
+}
+
+struct FuseElementwisePass
+    : nnc::impl::FuseElementwisePassBase<FuseElementwisePass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    RewritePatternSet patterns(context);
+    linalg::populateElementwiseOpsFusionPatterns(patterns, fusable);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, fusable);
+    tensor::populateBubbleUpExpandShapePatterns(patterns);
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
+    linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
+    context->getLoadedDialect<linalg::LinalgDialect>()
+        ->getCanonicalizationPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
