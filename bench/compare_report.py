@@ -5,6 +5,7 @@ step, or the error that stopped it) and the best peer's: the fastest of
 those that ran. Ratios are best peer time / nnc time: above 1, nnc is
 faster."""
 
+import json
 import math
 import os
 import sys
@@ -134,7 +135,6 @@ def markdown(results):
 def gpu_rows(path):
     """bench/gpu_run.py's fp32 rows by workload title: (nnc seconds, best
     peer seconds, FLOPs)."""
-    import json
     with open(path) as f:
         rows = json.load(f)["rows"]
     out = {}

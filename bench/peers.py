@@ -10,7 +10,6 @@ import contextlib
 import json
 import os
 import sys
-import time
 
 import numpy as np
 import torch
@@ -20,6 +19,8 @@ import torch.nn.functional as F
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                              "..", "python"))
 import tf_semantics as T  # noqa: E402
+
+import programs  # noqa: E402
 
 
 class Conv(nn.Module):
@@ -112,16 +113,7 @@ def timed(fn, steps, warmup, device="cpu"):
     """Seconds of each of `steps` calls after `warmup`; on a GPU each step
     ends with a synchronisation, as nnc's bench program's does."""
     sync = torch.cuda.synchronize if device == "cuda" else (lambda: None)
-    for _ in range(warmup):
-        fn()
-    sync()
-    times = []
-    for _ in range(steps):
-        start = time.perf_counter()
-        fn()
-        sync()
-        times.append(time.perf_counter() - start)
-    return times
+    return programs.timed(fn, steps, warmup, sync)
 
 
 def set_precision(device, precision):

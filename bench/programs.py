@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 PEERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers.py")
 MODELS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
@@ -62,3 +63,19 @@ def peer_json(cmd, env=None, timeout=None):
         return {"error": "exit %d: %s" % (out.returncode,
                                           err[-1] if err else "no output")}
     return json.loads(lines[-1])
+
+
+def timed(fn, steps, warmup, sync=lambda: None):
+    """Seconds of each of `steps` calls of `fn` after `warmup` calls, in a
+    peer's own process; `sync` ends each step (a GPU's synchronisation, as
+    nnc's bench program's steps end)."""
+    for _ in range(warmup):
+        fn()
+    sync()
+    times = []
+    for _ in range(steps):
+        start = time.perf_counter()
+        fn()
+        sync()
+        times.append(time.perf_counter() - start)
+    return times

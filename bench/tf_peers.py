@@ -24,12 +24,13 @@ import json
 import math
 import os
 import sys
-import time
 
 import numpy as np
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 import tensorflow as tf  # noqa: E402
+
+import programs  # noqa: E402
 
 EPSILON = 1e-7
 
@@ -186,23 +187,13 @@ def forward_flops(name, params, batch):
     return flops[0]
 
 
-def timed(fn, steps, warmup=1):
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(steps):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return times
-
-
 def model_workload(name, mode, batch, steps, xla):
     rng = np.random.default_rng(0)
     params = initial_params(name, rng)
     x, labels = inputs(name, batch, rng)
     fn, _ = step_function(name, mode, params, x, labels, xla)
-    return timed(fn, steps), forward_flops(name, params, batch)
+    return (programs.timed(fn, steps, 1),
+            forward_flops(name, params, batch))
 
 
 def matmul_workload(n, steps, xla):
@@ -210,7 +201,7 @@ def matmul_workload(n, steps, xla):
     a = tf.constant(rng.standard_normal((n, n), dtype=np.float32))
     b = tf.constant(rng.standard_normal((n, n), dtype=np.float32))
     mm = tf.function(tf.linalg.matmul, jit_compile=xla)
-    return timed(lambda: mm(a, b), steps)
+    return programs.timed(lambda: mm(a, b), steps, 1)
 
 
 def main(argv):

@@ -2,8 +2,8 @@
 # Creates bench/.venv, the virtual environment of nnc's CPU peers
 # (bench/run.sh, bench/tf_cnn.sh): TensorFlow (tensorflow-cpu), PyTorch 2,
 # NumPy and matplotlib (for compare.py's plots). Idempotent: an environment
-# in which all four import is left as it is. Prints the path of its python on stdout (everything
-# else goes to stderr).
+# in which all four import is left as it is. Prints the path of its python
+# on stdout (everything else goes to stderr).
 #
 #   bench/venv.sh            # create or check
 #   NNC_BENCH_VENV=DIR ...   # another location
