@@ -86,6 +86,19 @@ def grad_misc(p, x, y):
     return T.sparse_softmax_cross_entropy(_dense(p, "d", o), y)
 
 
+def grad_strided(p, x, y):
+    v = _conv(p, "c0", x, act="tanh")
+    outs = [
+        _conv(p, "p1", v, stride=2, act="tanh"),
+        _conv(p, "p2", v, stride=3, padding="VALID", act="tanh"),
+        _conv(p, "p3", v, stride=(2, 3), act="tanh"),
+        _conv(p, "p4", torch.nn.functional.pad(v, (0, 0, 1, 2, 3, 0)),
+              stride=2, padding="VALID", act="tanh"),
+    ]
+    flat = torch.cat([o.reshape(x.shape[0], -1) for o in outs], dim=1)
+    return T.sparse_softmax_cross_entropy(_dense(p, "d", flat), y)
+
+
 def resnet_padding(kernel):
     """tf_cnn_benchmarks' SAME_RESNET above stride 1 as explicit (top,
     bottom, left, right): k - 1 rows and columns, half before (rounded
@@ -170,7 +183,7 @@ LOSSES = {
     "cifar_mlp": lambda p, x, y: T.categorical_cross_entropy(cifar_mlp(p, x),
                                                              y),
     "grad_cnn": grad_cnn, "grad_mlp": grad_mlp, "grad_misc": grad_misc,
-    "grad_train": grad_train,
+    "grad_train": grad_train, "grad_strided": grad_strided,
 }
 
 

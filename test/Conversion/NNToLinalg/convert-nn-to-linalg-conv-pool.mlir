@@ -29,21 +29,55 @@ func.func @conv_valid_explicit(%x: tensor<2x8x8x4xf32>, %w: tensor<3x3x4x8xf32>)
 
 // -----
 
-// The input gradient is a stride-1 convolution of dy, spread by the stride
-// and padded so that it yields exactly the input's positions: SAME 3x3
-// stride 2 on 10 pads 0 then 1, so dy (9 wide once spread) gets 2 before
-// and 1 after, and nothing is cut. A forward padding wider than the
-// filter's reach (1x1, pad 1) yields the padded positions, then cuts.
+// A strided input gradient multiplies no zeros: each phase of the input
+// positions (even or odd rows and columns at stride 2) is a stride-1
+// convolution of dy with the taps that reach it, inserted at stride 2.
+// SAME 3x3 stride 2 on 10 pads 0 then 1: even positions take taps 0 and 2
+// (dy padded by 1 before), odd ones tap 1 (dy as it is). At stride 1, a
+// forward padding wider than the filter's reach (1x1, pad 1) yields the
+// padded positions, then cuts.
+// CHECK-DAG: #[[EVEN:.*]] = affine_map<(d0, d1, d2, d3) -> ((-d0 + 1) * 2, (-d1 + 1) * 2, d3, d2)>
+// CHECK-DAG: #[[ODD:.*]] = affine_map<(d0, d1, d2, d3) -> (d0 * -2 + 1, d1 * -2 + 1, d3, d2)>
 // CHECK-LABEL: func.func @conv_input_grad
-// CHECK: %[[D:.*]] = tensor.insert_slice %arg0 into %{{.*}}[0, 2, 2, 0] [2, 5, 5, 4] [1, 2, 2, 1] : tensor<2x5x5x4xf32> into tensor<2x12x12x4xf32>
-// CHECK: %[[G:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[D]], %{{.*}} : tensor<2x12x12x4xf32>, tensor<3x3x4x3xf32>) outs(%{{.*}} : tensor<2x10x10x3xf32>)
-// CHECK-NOT: tensor.insert_slice
+// CHECK: %[[P:.*]] = tensor.insert_slice %arg0 into %{{.*}}[0, 1, 1, 0] [2, 5, 5, 4] [1, 1, 1, 1] : tensor<2x5x5x4xf32> into tensor<2x6x6x4xf32>
+// CHECK: %[[WE:.*]] = linalg.generic {indexing_maps = [#[[EVEN]], {{.*}}ins(%arg1 : tensor<3x3x3x4xf32>) outs(%{{.*}} : tensor<2x2x4x3xf32>)
+// CHECK: %[[EE:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[P]], %[[WE]] : tensor<2x6x6x4xf32>, tensor<2x2x4x3xf32>) outs(%{{.*}} : tensor<2x5x5x3xf32>)
+// CHECK: %[[WO:.*]] = linalg.generic {indexing_maps = [#[[ODD]], {{.*}}outs(%{{.*}} : tensor<1x1x4x3xf32>)
+// CHECK: %[[OO:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%arg0, %[[WO]] : tensor<2x5x5x4xf32>, tensor<1x1x4x3xf32>) outs(%{{.*}} : tensor<2x5x5x3xf32>)
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x10x10x3xf32>
+// CHECK: %[[I1:.*]] = tensor.insert_slice %[[EE]] into %[[E]][0, 0, 0, 0] [2, 5, 5, 3] [1, 2, 2, 1]
+// CHECK: %[[I2:.*]] = tensor.insert_slice %{{.*}} into %[[I1]][0, 0, 1, 0] [2, 5, 5, 3] [1, 2, 2, 1]
+// CHECK: %[[I3:.*]] = tensor.insert_slice %{{.*}} into %[[I2]][0, 1, 0, 0] [2, 5, 5, 3] [1, 2, 2, 1]
+// CHECK: %[[G:.*]] = tensor.insert_slice %[[OO]] into %[[I3]][0, 1, 1, 0] [2, 5, 5, 3] [1, 2, 2, 1]
 // CHECK: %[[H:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%arg2, %{{.*}} : tensor<2x10x10x4xf32>, tensor<1x1x4x3xf32>)
 // CHECK: %[[X:.*]] = tensor.extract_slice %[[H]][0, 1, 1, 0] [2, 8, 8, 3]
 // CHECK: return %[[G]], %[[X]]
 func.func @conv_input_grad(%dy: tensor<2x5x5x4xf32>, %w: tensor<3x3x3x4xf32>, %dy1: tensor<2x10x10x4xf32>, %w1: tensor<1x1x3x4xf32>) -> (tensor<2x10x10x3xf32>, tensor<2x8x8x3xf32>) {
   %0 = nn.conv2d_backprop_input %dy, %w {dilations = array<i64: 1, 1>, padding = #nn.padding<SAME>, strides = array<i64: 2, 2>} : (tensor<2x5x5x4xf32>, tensor<3x3x3x4xf32>) -> tensor<2x10x10x3xf32>
   %1 = nn.conv2d_backprop_input %dy1, %w1 {dilations = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, padding = #nn.padding<EXPLICIT>, strides = array<i64: 1, 1>} : (tensor<2x10x10x4xf32>, tensor<1x1x3x4xf32>) -> tensor<2x8x8x3xf32>
+  return %0, %1 : tensor<2x10x10x3xf32>, tensor<2x8x8x3xf32>
+}
+
+// -----
+
+// A 1x1 stride-2 input gradient (ResNet's projections) is one 1x1
+// convolution of dy written to the even positions of a zero-filled
+// gradient: the odd phases have no taps. Stride 3 with a 3x3 VALID filter
+// on 8 (the last two rows unread): one tap per phase and axis, nine 1x1
+// convolutions that cover every position (rows past dy's reach read the
+// zeros their windows are padded with).
+// CHECK-LABEL: func.func @conv_input_grad_1x1
+// CHECK-NOT: tensor<2x9x9x4xf32>
+// CHECK: %[[C:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%arg0, %{{.*}} : tensor<2x5x5x4xf32>, tensor<1x1x4x3xf32>) outs(%{{.*}} : tensor<2x5x5x3xf32>)
+// CHECK: %[[Z:.*]] = linalg.fill {{.*}} -> tensor<2x10x10x3xf32>
+// CHECK: %[[G:.*]] = tensor.insert_slice %[[C]] into %[[Z]][0, 0, 0, 0] [2, 5, 5, 3] [1, 2, 2, 1]
+// CHECK-COUNT-9: linalg.conv_2d_nhwc_hwcf {{.*}} tensor<1x1x4x3xf32>) outs(%{{.*}} : tensor<2x{{[23]}}x{{[23]}}x3xf32>)
+// CHECK: tensor.empty() : tensor<2x8x8x3xf32>
+// CHECK-COUNT-9: tensor.insert_slice {{.*}} [1, 3, 3, 1]
+// CHECK: return %[[G]]
+func.func @conv_input_grad_1x1(%dy: tensor<2x5x5x4xf32>, %w: tensor<1x1x3x4xf32>, %dy3: tensor<2x2x2x4xf32>, %w3: tensor<3x3x3x4xf32>) -> (tensor<2x10x10x3xf32>, tensor<2x8x8x3xf32>) {
+  %0 = nn.conv2d_backprop_input %dy, %w {dilations = array<i64: 1, 1>, padding = #nn.padding<SAME>, strides = array<i64: 2, 2>} : (tensor<2x5x5x4xf32>, tensor<1x1x3x4xf32>) -> tensor<2x10x10x3xf32>
+  %1 = nn.conv2d_backprop_input %dy3, %w3 {dilations = array<i64: 1, 1>, padding = #nn.padding<VALID>, strides = array<i64: 3, 3>} : (tensor<2x2x2x4xf32>, tensor<3x3x3x4xf32>) -> tensor<2x8x8x3xf32>
   return %0, %1 : tensor<2x10x10x3xf32>, tensor<2x8x8x3xf32>
 }
 
