@@ -195,3 +195,39 @@ func.func @conv_taps(%x: memref<8x18x18x32xf32>, %w: memref<3x3x32x64xf32>, %y: 
     ins(%x, %w : memref<8x18x18x32xf32>, memref<3x3x32x64xf32>) outs(%y : memref<8x16x16x64xf32>)
   return
 }
+
+// -----
+
+// A K long beside a small C (a filter gradient's shape: K is the batch
+// times the output positions) is split: 16 slices, run in parallel beside
+// C's single block, sum into their own copies of C (their first stores
+// overwrite), then one pass over C's rows adds the copies and applies the
+// bias and ReLU on the way to D. C itself is never allocated.
+// CHECK-LABEL: func.func @split_k
+// CHECK: %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<32768xf32>
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (16, 1, 1)
+// CHECK: memref.reinterpret_cast %[[P]] to offset: [%{{.*}}], sizes: [2048], strides: [1]
+// CHECK: vector.fma
+// CHECK: scf.forall (%{{.*}}) in (32)
+// CHECK-COUNT-16: vector.load %[[P]]
+// CHECK: arith.maximumf
+// CHECK: vector.store
+// CHECK: memref.dealloc %[[P]]
+// CHECK-NOT: memref.alloc
+// CHECK: return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @split_k(%a: memref<32x8192xf32>, %b: memref<8192x64xf32>, %bias: memref<64xf32>, %d: memref<32x64xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<32x64xf32>
+  linalg.fill ins(%cst : f32) outs(%c : memref<32x64xf32>)
+  linalg.matmul ins(%a, %b : memref<32x8192xf32>, memref<8192x64xf32>) outs(%c : memref<32x64xf32>)
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%c, %bias : memref<32x64xf32>, memref<64xf32>) outs(%d : memref<32x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %r = arith.maximumf %s, %cst : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %c : memref<32x64xf32>
+  return
+}

@@ -103,6 +103,13 @@ struct GemmPlan {
   /// column block, which stays in the caches while the rows of A stream
   /// past it (B packed, N a multiple of nc so the shares stay equal).
   bool columnsOuter = false;
+  /// K slices: the outermost K block loop is divided among `kSplit`
+  /// slices that run in parallel beside the C blocks, each summing into
+  /// its own dense copy of C; a last pass adds the copies into C and
+  /// applies the epilogue. For a C too small to give every thread blocks
+  /// that are not mere slivers (filter gradients: K is the batch times the
+  /// output positions), where slivers would each stream A or B whole.
+  int64_t kSplit = 1;
 };
 
 /// The plan for `c` on `target`, or nullopt when no kernel fits.

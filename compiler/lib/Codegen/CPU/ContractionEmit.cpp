@@ -46,6 +46,8 @@ struct Emitter {
   /// column jr's panel starts at jr * bPanelScale.
   LinearAccess bAccess;
   int64_t bPanelScale = 1;
+  /// The K slice this code sums (plan.kSplit > 1), else null.
+  Value slice;
 
   Emitter(OpBuilder &b, const Contraction &c, const GemmPlan &p,
           const Epilogue *epi)
@@ -411,6 +413,9 @@ struct Emitter {
       unsigned d = c.kDims[p.numBlockDims];
       loops.push_back({d, c.sizes[d] / p.chunk});
     }
+    // A slice runs its share of the outermost loop.
+    if (p.kSplit > 1)
+      loops.front().second /= p.kSplit;
     return loops;
   }
 
@@ -427,8 +432,9 @@ struct Emitter {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPointToStart(loop.getBody());
           Value i = loop.getInductionVar();
-          nest(level + 1, add(aK, mul(i, c.a.coef[d] * scale)),
-               add(bK, mul(i, bAccess.coef[d] * scale)),
+          Value at = level == 0 && slice ? add(i, mul(slice, trip)) : i;
+          nest(level + 1, add(aK, mul(at, c.a.coef[d] * scale)),
+               add(bK, mul(at, bAccess.coef[d] * scale)),
                add(mul(index, trip), i));
         };
     nest(0, idx(0), idx(0), idx(0));
@@ -534,38 +540,32 @@ struct Emitter {
         });
   }
 
-  void emit() {
-    int64_t m = c.m(), n = c.n(), blocks = numBlocks();
-    aFlat = flatView(c.a);
-    bFlat = flatView(c.b);
-    // C is neither read nor written when its first block is its last and
-    // the epilogue stores to D.
-    if (!(c.zeroInit && blocks == 1 && epi))
-      cFlat = flatView(c.c);
-    if (epi) {
-      dFlat = flatView(epi->dest);
-      for (unsigned i = 0; i < epi->inputs.size(); ++i)
-        epiFlat.push_back(i == epi->cInput ? Value()
-                                           : flatView(epi->inputs[i]));
-    }
-    Value packed;
-    if (p.packB) {
-      packed = packB();
-      bFlat = packed;
-    }
+  /// The C blocks, spread over the threads (with the K slices when K is
+  /// split: then C is `partial`, one dense copy per slice).
+  void emitBlocks(Value partial) {
+    int64_t m = c.m(), n = c.n();
     int64_t mBlocks = (m + p.mc - 1) / p.mc, nBlocks = (n + p.nc - 1) / p.nc;
     SmallVector<OpFoldResult> ubs = {b.getIndexAttr(mBlocks),
                                      b.getIndexAttr(nBlocks)};
     bool colsOuter = p.columnsOuter;
     if (colsOuter)
       std::swap(ubs[0], ubs[1]);
+    if (partial)
+      ubs.insert(ubs.begin(), b.getIndexAttr(p.kSplit));
     scf::ForallOp::create(
         b, loc, ubs, ValueRange{}, std::nullopt,
-        [&](OpBuilder &, Location, ValueRange ivs) {
+        [&](OpBuilder &, Location, ValueRange all) {
+          ValueRange ivs = all;
+          if (partial) {
+            slice = all[0];
+            ivs = all.drop_front();
+            cFlat = sliceView(partial, slice);
+          }
           Value ib = ivs[colsOuter ? 1 : 0], jb = ivs[colsOuter ? 0 : 1];
           Value m0 = mul(ib, p.mc), n0 = mul(jb, p.nc);
           Value mEnd = minI(add(m0, idx(p.mc)), idx(m));
           Value nEnd = minI(add(n0, idx(p.nc)), idx(n));
+          int64_t blocks = numBlocks();
           forEachBlock([&](Value aK, Value bK, Value blockIndex) {
             auto loop = [&](Value lo, Value hi, int64_t step,
                             function_ref<void(Value)> body) {
@@ -590,6 +590,112 @@ struct Emitter {
           });
           scf::InParallelOp::create(b, loc);
         });
+  }
+
+  //===--------------------------------------------------------------------===//
+  // K slices
+  //===--------------------------------------------------------------------===//
+
+  /// Slice `s` of `partial`: a dense copy of C.
+  Value sliceView(Value partial, Value s) {
+    int64_t size = c.m() * c.n();
+    auto type = MemRefType::get(
+        {size}, f32,
+        StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}));
+    return memref::ReinterpretCastOp::create(
+        b, loc, type, partial, OpFoldResult(mul(s, size)),
+        ArrayRef<OpFoldResult>{b.getIndexAttr(size)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  }
+
+  /// C as a dense row-major copy in `buffer`: row r, column j at r * N + j.
+  LinearAccess denseC(Value buffer) {
+    LinearAccess access;
+    access.buffer = buffer;
+    access.coef.assign(c.sizes.size(), 0);
+    int64_t stride = 1;
+    for (unsigned i = c.nDims.size(); i-- > 0;) {
+      access.coef[c.nDims[i]] = stride;
+      stride *= c.sizes[c.nDims[i]];
+    }
+    for (unsigned i = c.mDims.size(); i-- > 0;) {
+      access.coef[c.mDims[i]] = stride;
+      stride *= c.sizes[c.mDims[i]];
+    }
+    access.span = stride;
+    return access;
+  }
+
+  /// C (+)= the slices' sums, through the epilogue: a vector of columns at
+  /// a time, rows spread over the threads.
+  void addSlices(Value partial) {
+    int64_t m = c.m(), n = c.n(), size = m * n;
+    SmallVector<OpFoldResult> ubs = {b.getIndexAttr(m)};
+    scf::ForallOp::create(
+        b, loc, ubs, ValueRange{}, std::nullopt,
+        [&](OpBuilder &, Location, ValueRange ivs) {
+          Value row = ivs[0];
+          auto loop = scf::ForOp::create(b, loc, idx(0), idx(n), idx(p.lanes));
+          {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPointToStart(loop.getBody());
+            Value col = loop.getInductionVar();
+            Value laneMask;
+            if (n % p.lanes)
+              laneMask = mask(arith::SubIOp::create(b, loc, idx(n), col), 0);
+            Value at = add(mul(row, n), col);
+            Value sum = loadVec(partial, at, laneMask);
+            for (int64_t s = 1; s < p.kSplit; ++s)
+              sum = arith::AddFOp::create(
+                  b, loc, sum,
+                  loadVec(partial, add(at, idx(s * size)), laneMask));
+            Value cAddr = add(rowAddress(c.c, row), colAddress(c.c, col));
+            Value value = combine(Phase::Only, sum, cAddr, laneMask);
+            store(Phase::Only, value, row, col, cAddr, laneMask);
+          }
+          scf::InParallelOp::create(b, loc);
+        });
+  }
+
+  void emit() {
+    aFlat = flatView(c.a);
+    bFlat = flatView(c.b);
+    // C is neither read nor written when its first block is its last and
+    // the epilogue stores to D, nor by the slices.
+    bool cRead = !c.zeroInit || !epi;
+    if (p.kSplit > 1 ? cRead : !(c.zeroInit && numBlocks() == 1 && epi))
+      cFlat = flatView(c.c);
+    if (epi) {
+      dFlat = flatView(epi->dest);
+      for (unsigned i = 0; i < epi->inputs.size(); ++i)
+        epiFlat.push_back(i == epi->cInput ? Value()
+                                           : flatView(epi->inputs[i]));
+    }
+    Value packed;
+    if (p.packB) {
+      packed = packB();
+      bFlat = packed;
+    }
+    if (p.kSplit == 1) {
+      emitBlocks(Value());
+    } else {
+      // The slices sum into dense copies of C (their first stores
+      // overwrite, no epilogue), then one pass adds them into C.
+      Contraction sliced = c;
+      sliced.c = denseC(Value());
+      sliced.zeroInit = true;
+      auto type = MemRefType::get({p.kSplit * sliced.c.span}, f32);
+      Value partial =
+          memref::AllocOp::create(b, loc, type, b.getI64IntegerAttr(64));
+      Emitter slices(b, sliced, p, nullptr);
+      slices.aFlat = aFlat;
+      slices.bFlat = bFlat;
+      slices.bAccess = bAccess;
+      slices.bPanelScale = bPanelScale;
+      slices.emitBlocks(partial);
+      addSlices(partial);
+      memref::DeallocOp::create(b, loc, partial);
+    }
     if (packed)
       memref::DeallocOp::create(b, loc, packed);
   }

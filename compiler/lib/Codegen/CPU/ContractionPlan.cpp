@@ -77,12 +77,47 @@ int64_t innermostTrip(const Contraction &c, const GemmPlan &plan) {
   return plan.chunk ? plan.chunk : c.sizes[c.kDims.back()];
 }
 
+/// Units of parallel work wanted: a few per thread.
+constexpr int64_t kWantedBlocks = 16;
+/// The most memory the K slices' copies of C may take.
+constexpr int64_t kMaxSliceBytes = 16 << 20;
+/// How many times C's longer side K must be to be split.
+constexpr int64_t kLongK = 4;
+/// The fewest K iterations a slice sums.
+constexpr int64_t kMinSliceK = 256;
+
+int64_t numCBlocks(const Contraction &c, const GemmPlan &plan) {
+  return ceilDiv(c.m(), plan.mc) * ceilDiv(c.n(), plan.nc);
+}
+
+/// Divides K among slices when C has too few blocks for the threads: the
+/// outermost K block loop's trip count, split evenly, with the copies of C
+/// small beside what the slices read.
+void splitK(const Contraction &c, GemmPlan &plan) {
+  if (plan.kind != GemmPlan::Kind::OuterProduct)
+    return;
+  int64_t trip = 0;
+  if (plan.numBlockDims > 0)
+    trip = c.sizes[c.kDims[0]];
+  else if (plan.chunk)
+    trip = c.sizes[c.kDims[0]] / plan.chunk;
+  int64_t blocks = numCBlocks(c, plan);
+  // Only for a K long beside C's sides (a filter gradient, not a product
+  // whose blocks merely are few).
+  if (trip < 2 || blocks >= kWantedBlocks ||
+      c.k() < kLongK * std::max(c.m(), c.n()))
+    return;
+  int64_t most = std::min(ceilDiv(kWantedBlocks, blocks),
+                          kMaxSliceBytes / (4 * c.m() * c.n()));
+  // Each slice still sums a long stretch of K into its copy of C.
+  most = std::min(most, c.k() / kMinSliceK);
+  plan.kSplit = std::max<int64_t>(1, divisorIn(trip, 2, most, 1));
+}
+
 /// Shrinks the C blocks until there are a few per thread.
 void spreadBlocks(const Contraction &c, GemmPlan &plan) {
-  const int64_t wanted = 16;
-  auto blocks = [&] {
-    return ceilDiv(c.m(), plan.mc) * ceilDiv(c.n(), plan.nc);
-  };
+  const int64_t wanted = ceilDiv(kWantedBlocks, plan.kSplit);
+  auto blocks = [&] { return numCBlocks(c, plan); };
   while (blocks() < wanted && (plan.mc > plan.mr || plan.nc > plan.nr)) {
     if (plan.mc > plan.mr &&
         (plan.mc / plan.mr >= plan.nc / plan.nr || plan.nc == plan.nr))
@@ -157,6 +192,7 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
   }
   plan.mc = std::min(plan.mc, roundUp(c.m(), plan.mr));
   plan.nc = std::min(plan.nc, roundUp(c.n(), plan.nr));
+  splitK(c, plan);
   spreadBlocks(c, plan);
   if (plan.packB) {
     // Column blocks of equal widths; when they cover N exactly, the blocks
