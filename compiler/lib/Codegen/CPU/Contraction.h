@@ -61,6 +61,10 @@ struct Contraction {
   int64_t k() const;
 };
 
+/// A dense row-major copy of `c`'s C (row r, column j at r * N + j), with
+/// no buffer yet.
+LinearAccess denseAccess(const Contraction &c);
+
 /// The allocation (or argument) a view is taken of.
 mlir::Value bufferRoot(mlir::Value view);
 

@@ -608,24 +608,6 @@ struct Emitter {
         ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
   }
 
-  /// C as a dense row-major copy in `buffer`: row r, column j at r * N + j.
-  LinearAccess denseC(Value buffer) {
-    LinearAccess access;
-    access.buffer = buffer;
-    access.coef.assign(c.sizes.size(), 0);
-    int64_t stride = 1;
-    for (unsigned i = c.nDims.size(); i-- > 0;) {
-      access.coef[c.nDims[i]] = stride;
-      stride *= c.sizes[c.nDims[i]];
-    }
-    for (unsigned i = c.mDims.size(); i-- > 0;) {
-      access.coef[c.mDims[i]] = stride;
-      stride *= c.sizes[c.mDims[i]];
-    }
-    access.span = stride;
-    return access;
-  }
-
   /// C (+)= the slices' sums, through the epilogue: a vector of columns at
   /// a time, rows spread over the threads.
   void addSlices(Value partial) {
@@ -660,10 +642,11 @@ struct Emitter {
   void emit() {
     aFlat = flatView(c.a);
     bFlat = flatView(c.b);
-    // C is neither read nor written when its first block is its last and
-    // the epilogue stores to D, nor by the slices.
-    bool cRead = !c.zeroInit || !epi;
-    if (p.kSplit > 1 ? cRead : !(c.zeroInit && numBlocks() == 1 && epi))
+    // C is neither read nor written when it starts as zeros, the epilogue
+    // stores to D and no K block leaves partial sums in it (one block, or
+    // the slices' own copies).
+    bool cUnused = c.zeroInit && epi && (p.kSplit > 1 || numBlocks() == 1);
+    if (!cUnused)
       cFlat = flatView(c.c);
     if (epi) {
       dFlat = flatView(epi->dest);
@@ -682,7 +665,7 @@ struct Emitter {
       // The slices sum into dense copies of C (their first stores
       // overwrite, no epilogue), then one pass adds them into C.
       Contraction sliced = c;
-      sliced.c = denseC(Value());
+      sliced.c = denseAccess(c);
       sliced.zeroInit = true;
       auto type = MemRefType::get({p.kSplit * sliced.c.span}, f32);
       Value partial =

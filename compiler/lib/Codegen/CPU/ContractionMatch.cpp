@@ -91,6 +91,22 @@ bool nnc::cpu::touchesBuffer(Operation *op, Value root) {
                       [&](Value v) { return bufferRoot(v) == root; });
 }
 
+LinearAccess nnc::cpu::denseAccess(const Contraction &c) {
+  LinearAccess access;
+  access.coef.assign(c.sizes.size(), 0);
+  int64_t stride = 1;
+  for (unsigned i = c.nDims.size(); i-- > 0;) {
+    access.coef[c.nDims[i]] = stride;
+    stride *= c.sizes[c.nDims[i]];
+  }
+  for (unsigned i = c.mDims.size(); i-- > 0;) {
+    access.coef[c.mDims[i]] = stride;
+    stride *= c.sizes[c.mDims[i]];
+  }
+  access.span = stride;
+  return access;
+}
+
 std::optional<LinearAccess> nnc::cpu::linearAccess(Value buffer, AffineMap map,
                                                    ArrayRef<int64_t> sizes) {
   auto type = dyn_cast<MemRefType>(buffer.getType());

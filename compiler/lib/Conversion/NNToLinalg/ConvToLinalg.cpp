@@ -115,8 +115,7 @@ Phase phaseOf(int64_t r, int64_t stride, int64_t kernel, int64_t size,
 Value dyWindow(OpBuilder &b, Location loc, Value dy, ArrayRef<int64_t> start,
                ArrayRef<int64_t> length) {
   auto type = cast<RankedTensorType>(dy.getType());
-  SmallVector<int64_t, 4> shape(type.getShape()), offsets(4, 0);
-  int64_t low[4] = {0, 0, 0, 0}, high[4] = {0, 0, 0, 0};
+  SmallVector<int64_t, 4> shape(type.getShape()), offsets(4, 0), pads(4, 0);
   for (int a = 0; a < 2; ++a) {
     int64_t size = type.getDimSize(1 + a);
     int64_t lo = std::max<int64_t>(start[a], 0);
@@ -125,15 +124,12 @@ Value dyWindow(OpBuilder &b, Location loc, Value dy, ArrayRef<int64_t> start,
       return Value();
     offsets[1 + a] = lo;
     shape[1 + a] = hi - lo;
-    low[1 + a] = lo - start[a];
-    high[1 + a] = start[a] + length[a] - hi;
+    pads[2 * a] = lo - start[a];
+    pads[2 * a + 1] = start[a] + length[a] - hi;
   }
   Value window = sliceTo(
       b, loc, dy, RankedTensorType::get(shape, type.getElementType()), offsets);
-  if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
-      llvm::all_of(high, [](int64_t v) { return v == 0; }))
-    return window;
-  return padTensor(b, loc, window, low, high, 0.0);
+  return padNHWC(b, loc, window, pads, 0.0);
 }
 
 /// The input gradient at the positions of phases (ph, pw): a stride-1
