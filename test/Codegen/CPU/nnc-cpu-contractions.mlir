@@ -231,3 +231,37 @@ func.func @split_k(%a: memref<32x8192xf32>, %b: memref<8192x64xf32>, %bias: memr
   memref.dealloc %c : memref<32x64xf32>
   return
 }
+
+// -----
+
+// A filter gradient: K is the batch, the rows and the columns (2 x 32 x 32).
+// A micro-kernel over one row of 32 would store its accumulators every 32
+// steps; instead the rows are chunked, so that the micro-kernel runs 8 rows
+// (AVX2; 4 with AVX-512's wider tiles) of 32 columns each between stores,
+// under block loops over the batch (one image per K slice here) and the
+// chunks of rows.
+// CHECK-LABEL: func.func @filter_grad
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (2, 12, 1)
+// CHECK: scf.for {{.*}} to %c1{{[_0-9]*}} step
+// CHECK: scf.for {{.*}} to %c4{{[_0-9]*}} step
+// CHECK: scf.for {{.*}} to %c8{{[_0-9]*}} step %c1{{[_0-9]*}} iter_args
+// CHECK: scf.for {{.*}} to %c32{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args
+// CHECK-COUNT-48: vector.fma
+// AVX512-LABEL: func.func @filter_grad
+// AVX512: scf.for {{.*}} to %c8{{[_0-9]*}} step
+// AVX512: scf.for {{.*}} to %c4{{[_0-9]*}} step %c1{{[_0-9]*}} iter_args
+// AVX512: scf.for {{.*}} to %c32{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args
+#x = affine_map<(kh, kw, ci, co, n, h, w) -> (n, h + kh, w + kw, ci)>
+#dy = affine_map<(kh, kw, ci, co, n, h, w) -> (n, h, w, co)>
+#dw = affine_map<(kh, kw, ci, co, n, h, w) -> (kh, kw, ci, co)>
+func.func @filter_grad(%x: memref<2x34x34x8xf32>, %dy: memref<2x32x32x32xf32>, %dw: memref<3x3x8x32xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%dw : memref<3x3x8x32xf32>)
+  linalg.generic {indexing_maps = [#x, #dy, #dw], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %dy : memref<2x34x34x8xf32>, memref<2x32x32x32xf32>) outs(%dw : memref<3x3x8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

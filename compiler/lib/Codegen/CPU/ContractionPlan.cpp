@@ -32,9 +32,29 @@ int64_t divisorIn(int64_t size, int64_t lo, int64_t hi, int64_t multiple) {
   return 0;
 }
 
+/// The micro-kernel's innermost K loop's trip count.
+int64_t innermostTrip(const Contraction &c, const GemmPlan &plan) {
+  bool chunked = plan.chunk && plan.numBlockDims + 1 == c.kDims.size();
+  return chunked ? plan.chunk : c.sizes[c.kDims.back()];
+}
+
+/// K iterations per micro-kernel call.
+int64_t microK(const Contraction &c, const GemmPlan &plan) {
+  int64_t k = 1;
+  for (unsigned i = plan.numBlockDims; i < c.kDims.size(); ++i)
+    k *= c.sizes[c.kDims[i]];
+  if (plan.chunk)
+    k = k / c.sizes[c.kDims[plan.numBlockDims]] * plan.chunk;
+  return k;
+}
+
 /// Splits the K dimensions into block loops and micro-kernel loops, the
 /// latter covering at most about `kcMax` iterations; `multiple` constrains
-/// the innermost loop's trip count (the dot kernel's vectors).
+/// the innermost loop's trip count (the dot kernel's vectors). The first
+/// dimension that does not fit whole is chunked by its largest divisor that
+/// fits: a filter gradient's K is the batch, rows and columns (32 x 28 x
+/// 28), and a micro-kernel over one row (28) would load and store its
+/// accumulators every few steps.
 bool blockK(const Contraction &c, int64_t kcMax, int64_t multiple,
             GemmPlan &plan) {
   int64_t inner = 1;
@@ -53,10 +73,16 @@ bool blockK(const Contraction &c, int64_t kcMax, int64_t multiple,
     int64_t size = c.sizes[c.kDims.back()];
     plan.chunk = divisorIn(size, kcMax / 2, kcMax, multiple);
     numInner = 1;
+  } else if (numInner < c.kDims.size()) {
+    int64_t size = c.sizes[c.kDims[c.kDims.size() - 1 - numInner]];
+    int64_t chunk = divisorIn(size, 2, std::min(kcMax / inner, size - 1), 1);
+    if (chunk > 1) {
+      plan.chunk = chunk;
+      ++numInner;
+    }
   }
   plan.numBlockDims = c.kDims.size() - numInner;
-  int64_t innermost = plan.chunk ? plan.chunk : c.sizes[c.kDims.back()];
-  return innermost % multiple == 0;
+  return innermostTrip(c, plan) % multiple == 0;
 }
 
 /// Rows per register tile for M rows, at most `most`: of the heights down
@@ -71,10 +97,6 @@ int64_t evenRows(int64_t m, int64_t most) {
     if (roundUp(m, mr) < roundUp(m, best))
       best = mr;
   return best;
-}
-
-int64_t innermostTrip(const Contraction &c, const GemmPlan &plan) {
-  return plan.chunk ? plan.chunk : c.sizes[c.kDims.back()];
 }
 
 /// Units of parallel work wanted: a few per thread.
@@ -154,7 +176,7 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
       // B's block (kc x nc, contiguous) fills L2.
       int64_t kcMax = std::max<int64_t>(target.l1Bytes / (4 * plan.mr), 16);
       blockK(c, kcMax, 1, plan);
-      int64_t kc = std::min(kcMax, plan.chunk ? plan.chunk : c.k());
+      int64_t kc = microK(c, plan);
       plan.nc =
           plan.nr * std::max<int64_t>(1, target.l2Bytes / (4 * kc * plan.nr));
       plan.mc = plan.mr * 16;
