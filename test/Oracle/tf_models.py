@@ -99,6 +99,12 @@ def grad_strided(p, x, y):
     return T.sparse_softmax_cross_entropy(_dense(p, "d", flat), y)
 
 
+def grad_wide(p, x, y):
+    v = _conv(p, "c1", _conv(p, "c0", x, act="tanh"), act="tanh")
+    return T.sparse_softmax_cross_entropy(
+        _dense(p, "d", v.reshape(x.shape[0], -1)), y)
+
+
 def resnet_padding(kernel):
     """tf_cnn_benchmarks' SAME_RESNET above stride 1 as explicit (top,
     bottom, left, right): k - 1 rows and columns, half before (rounded
@@ -184,6 +190,7 @@ LOSSES = {
                                                              y),
     "grad_cnn": grad_cnn, "grad_mlp": grad_mlp, "grad_misc": grad_misc,
     "grad_train": grad_train, "grad_strided": grad_strided,
+    "grad_wide": grad_wide,
 }
 
 

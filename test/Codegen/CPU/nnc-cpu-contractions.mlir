@@ -265,3 +265,30 @@ func.func @filter_grad(%x: memref<2x34x34x8xf32>, %dy: memref<2x32x32x32xf32>, %
   }
   return
 }
+
+// -----
+
+// Rows of A 4 KiB apart (K = 1024): with AVX-512's 12-row tiles, more rows
+// than L1 has ways would share one set, so each tile's rows of the K block
+// (512) are first copied, a vector at a time, into a buffer of the
+// thread's with rows 512 + 16 floats apart, and the micro-kernel
+// broadcasts from there. AVX2's 6-row tiles read A in place.
+// CHECK-LABEL: func.func @rows_4k_apart
+// CHECK-NOT: memref.alloca
+// CHECK: return
+// AVX512-LABEL: func.func @rows_4k_apart
+// AVX512: scf.forall
+// AVX512: %[[T:.*]] = memref.alloca() {alignment = 64 : i64} : memref<6336xf32>
+// AVX512: scf.for %[[R:.*]] = %{{.*}} to %c12{{[_0-9]*}} step
+// AVX512: arith.muli %[[R]], %c528
+// AVX512: scf.for {{.*}} to %c512{{[_0-9]*}} step %c16
+// AVX512: vector.store %{{.*}}, %[[T]]
+// AVX512: scf.for {{.*}} iter_args
+// AVX512: memref.load %[[T]]
+// AVX512-COUNT-2: vector.fma
+func.func @rows_4k_apart(%a: memref<600x1024xf32>, %b: memref<1024x48xf32>, %c: memref<600x48xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%c : memref<600x48xf32>)
+  linalg.matmul ins(%a, %b : memref<600x1024xf32>, memref<1024x48xf32>) outs(%c : memref<600x48xf32>)
+  return
+}

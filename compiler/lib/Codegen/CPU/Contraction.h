@@ -103,6 +103,12 @@ struct GemmPlan {
   /// C reuse it). The tiles of a block then run rows outer, panels inner:
   /// A's rows stay in L1 while B's block stays in L2.
   bool packB = false;
+  /// Each register tile's rows of A are first copied, for the K block, into
+  /// a buffer of the thread's with rows one cache line more than K apart
+  /// (B packed, A unit-stride along the innermost K dimension). For rows a
+  /// multiple of 4 KiB apart (K = 1024 or 2048 in a 1x1 convolution), which
+  /// all fall in the same set of L1 and evict each other between k steps.
+  bool packA = false;
   /// The C blocks go columns outer: a thread's consecutive blocks share B's
   /// column block, which stays in the caches while the rows of A stream
   /// past it (B packed, N a multiple of nc so the shares stay equal).
@@ -115,6 +121,13 @@ struct GemmPlan {
   /// output positions), where slivers would each stream A or B whole.
   int64_t kSplit = 1;
 };
+
+/// K iterations per micro-kernel call: the inner K dimensions' trip counts
+/// (with the chunk for the first).
+int64_t microK(const Contraction &c, const GemmPlan &plan);
+
+/// The micro-kernel's innermost K loop's trip count.
+int64_t innermostTrip(const Contraction &c, const GemmPlan &plan);
 
 /// The plan for `c` on `target`, or nullopt when no kernel fits.
 std::optional<GemmPlan> planContraction(const Contraction &c,

@@ -46,13 +46,32 @@ struct Emitter {
   /// column jr's panel starts at jr * bPanelScale.
   LinearAccess bAccess;
   int64_t bPanelScale = 1;
+  /// How the micro-kernel steps through A along each K dimension: A's own
+  /// strides, or, with plan.packA, those of the tile's copy `aTile` (rows
+  /// `aRowStride` apart), set while its tiles are emitted.
+  SmallVector<int64_t> aCoef;
+  Value aTile;
+  int64_t aRowStride = 0;
   /// The K slice this code sums (plan.kSplit > 1), else null.
   Value slice;
 
   Emitter(OpBuilder &b, const Contraction &c, const GemmPlan &p,
           const Epilogue *epi)
       : b(b), loc(c.op->getLoc()), c(c), p(p), epi(epi), f32(b.getF32Type()),
-        vec(VectorType::get({p.lanes}, b.getF32Type())), bAccess(c.b) {}
+        vec(VectorType::get({p.lanes}, b.getF32Type())), bAccess(c.b),
+        aCoef(c.a.coef) {
+    if (!p.packA)
+      return;
+    // The copy holds the micro-kernel's K iterations in its order, padded
+    // by a cache line so that consecutive rows fall in different sets.
+    int64_t inner = 1;
+    for (unsigned i = c.kDims.size(); i-- > p.numBlockDims;) {
+      unsigned d = c.kDims[i];
+      aCoef[d] = inner;
+      inner *= i == p.numBlockDims && p.chunk ? p.chunk : c.sizes[d];
+    }
+    aRowStride = inner + 16;
+  }
 
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
@@ -143,7 +162,7 @@ struct Emitter {
     bool innermost = level + 1 == c.kDims.size();
     bool chunked = p.chunk && level == p.numBlockDims;
     int64_t trip = chunked ? p.chunk : c.sizes[d];
-    int64_t ca = c.a.coef[d], cb = bAccess.coef[d];
+    int64_t ca = aCoef[d], cb = bAccess.coef[d];
     if (!innermost) {
       auto loop = scf::ForOp::create(b, loc, idx(0), idx(trip), idx(1), accs);
       OpBuilder::InsertionGuard guard(b);
@@ -300,8 +319,10 @@ struct Emitter {
     int64_t nv = p.nr / p.lanes;
     SmallVector<Value> rows = tileRows(ir);
     SmallVector<Value> aRows;
-    for (Value row : rows)
-      aRows.push_back(add(rowAddress(c.a, row), aK));
+    Value aSource = aTile ? aTile : aFlat;
+    for (int64_t r = 0; r < p.mr; ++r)
+      aRows.push_back(aTile ? idx(r * aRowStride)
+                            : add(rowAddress(c.a, rows[r]), aK));
     SmallVector<Value> masks(nv);
     if (width)
       for (int64_t v = 0; v < nv; ++v)
@@ -319,7 +340,7 @@ struct Emitter {
         bv.push_back(loadVec(bFlat, add(add(bCol, bk), idx(v * p.lanes)),
                              p.packB ? Value() : masks[v]));
       for (int64_t r = 0; r < p.mr; ++r) {
-        Value a = memref::LoadOp::create(b, loc, aFlat, add(aRows[r], ak));
+        Value a = memref::LoadOp::create(b, loc, aSource, add(aRows[r], ak));
         Value splat = vector::BroadcastOp::create(b, loc, vec, a);
         for (int64_t v = 0; v < nv; ++v)
           out[r * nv + v] =
@@ -516,6 +537,31 @@ struct Emitter {
     return packed;
   }
 
+  /// Copies the tile's rows from ir of A's K block at `aK` into `aTile`.
+  void packA(Value ir, Value aK) {
+    auto loop = [&](int64_t trip, int64_t step) {
+      auto forOp = scf::ForOp::create(b, loc, idx(0), idx(trip), idx(step));
+      b.setInsertionPointToStart(forOp.getBody());
+      return forOp.getInductionVar();
+    };
+    OpBuilder::InsertionGuard guard(b);
+    Value r = loop(p.mr, 1);
+    Value row = add(ir, r);
+    if (c.m() % p.mr != 0)
+      row = minI(row, idx(c.m() - 1));
+    Value src = add(rowAddress(c.a, row), aK);
+    Value dst = arith::MulIOp::create(b, loc, r, idx(aRowStride));
+    for (unsigned level = p.numBlockDims; level < c.kDims.size(); ++level) {
+      unsigned d = c.kDims[level];
+      bool chunked = p.chunk && level == p.numBlockDims;
+      bool innermost = level + 1 == c.kDims.size();
+      Value i = loop(chunked ? p.chunk : c.sizes[d], innermost ? p.lanes : 1);
+      src = add(src, mul(i, c.a.coef[d]));
+      dst = add(dst, mul(i, aCoef[d]));
+    }
+    storeVec(loadVec(aFlat, src, Value()), aTile, dst, Value());
+  }
+
   void tile(Value ir, Value jr, Value mEnd, Value nEnd, Value aK, Value bK,
             Value blockIndex, int64_t blocks) {
     int64_t n = c.n();
@@ -566,6 +612,10 @@ struct Emitter {
           Value mEnd = minI(add(m0, idx(p.mc)), idx(m));
           Value nEnd = minI(add(n0, idx(p.nc)), idx(n));
           int64_t blocks = numBlocks();
+          if (p.packA)
+            aTile = memref::AllocaOp::create(
+                b, loc, MemRefType::get({p.mr * aRowStride}, f32),
+                b.getI64IntegerAttr(64));
           forEachBlock([&](Value aK, Value bK, Value blockIndex) {
             auto loop = [&](Value lo, Value hi, int64_t step,
                             function_ref<void(Value)> body) {
@@ -584,10 +634,15 @@ struct Emitter {
               tile(ir, jr, mEnd, nEnd, aK, bK, blockIndex, blocks);
             };
             if (p.packB)
-              rows([&](Value ir) { panels([&](Value jr) { one(ir, jr); }); });
+              rows([&](Value ir) {
+                if (aTile)
+                  packA(ir, aK);
+                panels([&](Value jr) { one(ir, jr); });
+              });
             else
               panels([&](Value jr) { rows([&](Value ir) { one(ir, jr); }); });
           });
+          aTile = Value();
           scf::InParallelOp::create(b, loc);
         });
   }

@@ -14,6 +14,8 @@
 
 #include "Contraction.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 using namespace nnc::cpu;
 
 namespace {
@@ -30,22 +32,6 @@ int64_t divisorIn(int64_t size, int64_t lo, int64_t hi, int64_t multiple) {
     if (size % d == 0 && d % multiple == 0)
       return d;
   return 0;
-}
-
-/// The micro-kernel's innermost K loop's trip count.
-int64_t innermostTrip(const Contraction &c, const GemmPlan &plan) {
-  bool chunked = plan.chunk && plan.numBlockDims + 1 == c.kDims.size();
-  return chunked ? plan.chunk : c.sizes[c.kDims.back()];
-}
-
-/// K iterations per micro-kernel call.
-int64_t microK(const Contraction &c, const GemmPlan &plan) {
-  int64_t k = 1;
-  for (unsigned i = plan.numBlockDims; i < c.kDims.size(); ++i)
-    k *= c.sizes[c.kDims[i]];
-  if (plan.chunk)
-    k = k / c.sizes[c.kDims[plan.numBlockDims]] * plan.chunk;
-  return k;
 }
 
 /// Splits the K dimensions into block loops and micro-kernel loops, the
@@ -136,6 +122,25 @@ void splitK(const Contraction &c, GemmPlan &plan) {
   plan.kSplit = std::max<int64_t>(1, divisorIn(trip, 2, most, 1));
 }
 
+/// Lines of a set of L1 (8 ways on Zen, 12 on Sapphire Rapids) and the
+/// bytes after which addresses map to the same set again.
+constexpr int64_t kL1Ways = 8;
+constexpr int64_t kL1SetPeriod = 4096;
+
+/// Whether a register tile's rows of A, in place, would share L1's sets
+/// beyond its ways (rows-outer tiles, whose A rows must stay in L1), and
+/// can be copied a vector at a time.
+bool rowsAlias(const Contraction &c, const GemmPlan &plan) {
+  if (plan.kind != GemmPlan::Kind::OuterProduct || !plan.packB ||
+      c.a.coef[c.kDims.back()] != 1 || innermostTrip(c, plan) % plan.lanes != 0)
+    return false;
+  int64_t rowBytes = 4 * c.a.coef[c.mDims.back()];
+  llvm::SmallDenseSet<int64_t> sets;
+  for (int64_t r = 0; r < plan.mr; ++r)
+    sets.insert(r * rowBytes % kL1SetPeriod / 64);
+  return ceilDiv(plan.mr, sets.size()) > kL1Ways;
+}
+
 /// Shrinks the C blocks until there are a few per thread.
 void spreadBlocks(const Contraction &c, GemmPlan &plan) {
   const int64_t wanted = ceilDiv(kWantedBlocks, plan.kSplit);
@@ -149,6 +154,20 @@ void spreadBlocks(const Contraction &c, GemmPlan &plan) {
   }
 }
 } // namespace
+
+int64_t nnc::cpu::innermostTrip(const Contraction &c, const GemmPlan &plan) {
+  bool chunked = plan.chunk && plan.numBlockDims + 1 == c.kDims.size();
+  return chunked ? plan.chunk : c.sizes[c.kDims.back()];
+}
+
+int64_t nnc::cpu::microK(const Contraction &c, const GemmPlan &plan) {
+  int64_t k = 1;
+  for (unsigned i = plan.numBlockDims; i < c.kDims.size(); ++i)
+    k *= c.sizes[c.kDims[i]];
+  if (plan.chunk)
+    k = k / c.sizes[c.kDims[plan.numBlockDims]] * plan.chunk;
+  return k;
+}
 
 std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
                                                   const CPUTuning &target) {
@@ -216,6 +235,7 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
   plan.nc = std::min(plan.nc, roundUp(c.n(), plan.nr));
   splitK(c, plan);
   spreadBlocks(c, plan);
+  plan.packA = rowsAlias(c, plan);
   if (plan.packB) {
     // Column blocks of equal widths; when they cover N exactly, the blocks
     // can go columns outer with every thread's share of the same size.
