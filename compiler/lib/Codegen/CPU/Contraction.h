@@ -122,13 +122,6 @@ struct GemmPlan {
   int64_t kSplit = 1;
 };
 
-/// K iterations per micro-kernel call: the inner K dimensions' trip counts
-/// (with the chunk for the first).
-int64_t microK(const Contraction &c, const GemmPlan &plan);
-
-/// The micro-kernel's innermost K loop's trip count.
-int64_t innermostTrip(const Contraction &c, const GemmPlan &plan);
-
 /// The plan for `c` on `target`, or nullopt when no kernel fits.
 std::optional<GemmPlan> planContraction(const Contraction &c,
                                         const CPUTuning &target);

@@ -34,6 +34,23 @@ int64_t divisorIn(int64_t size, int64_t lo, int64_t hi, int64_t multiple) {
   return 0;
 }
 
+/// The micro-kernel's innermost K loop's trip count.
+int64_t innermostTrip(const Contraction &c, const GemmPlan &plan) {
+  bool chunked = plan.chunk && plan.numBlockDims + 1 == c.kDims.size();
+  return chunked ? plan.chunk : c.sizes[c.kDims.back()];
+}
+
+/// K iterations per micro-kernel call: the inner K dimensions' trip counts
+/// (with the chunk for the first).
+int64_t microK(const Contraction &c, const GemmPlan &plan) {
+  int64_t k = 1;
+  for (unsigned i = plan.numBlockDims; i < c.kDims.size(); ++i)
+    k *= c.sizes[c.kDims[i]];
+  if (plan.chunk)
+    k = k / c.sizes[c.kDims[plan.numBlockDims]] * plan.chunk;
+  return k;
+}
+
 /// Splits the K dimensions into block loops and micro-kernel loops, the
 /// latter covering at most about `kcMax` iterations; `multiple` constrains
 /// the innermost loop's trip count (the dot kernel's vectors). The first
@@ -154,20 +171,6 @@ void spreadBlocks(const Contraction &c, GemmPlan &plan) {
   }
 }
 } // namespace
-
-int64_t nnc::cpu::innermostTrip(const Contraction &c, const GemmPlan &plan) {
-  bool chunked = plan.chunk && plan.numBlockDims + 1 == c.kDims.size();
-  return chunked ? plan.chunk : c.sizes[c.kDims.back()];
-}
-
-int64_t nnc::cpu::microK(const Contraction &c, const GemmPlan &plan) {
-  int64_t k = 1;
-  for (unsigned i = plan.numBlockDims; i < c.kDims.size(); ++i)
-    k *= c.sizes[c.kDims[i]];
-  if (plan.chunk)
-    k = k / c.sizes[c.kDims[plan.numBlockDims]] * plan.chunk;
-  return k;
-}
 
 std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
                                                   const CPUTuning &target) {
