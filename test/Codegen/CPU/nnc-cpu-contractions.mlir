@@ -292,3 +292,24 @@ func.func @rows_4k_apart(%a: memref<600x1024xf32>, %b: memref<1024x48xf32>, %c: 
   linalg.matmul ins(%a, %b : memref<600x1024xf32>, memref<1024x48xf32>) outs(%c : memref<600x48xf32>)
   return
 }
+
+// -----
+
+// N = 80 is panels of 32, 32 and 16 with AVX-512: the last panel's tiles
+// compute one vector per row, not two with the second masked off, and need
+// no mask (AVX2: panels of 16, all full).
+// CHECK-LABEL: func.func @narrow_panel
+// CHECK-NOT: vector.mask
+// CHECK: return
+// AVX512-LABEL: func.func @narrow_panel
+// AVX512-NOT: vector.mask
+// AVX512: iter_args({{.*}}) -> (vector<16xf32>{{(, vector<16xf32>){15}[)]}}
+// AVX512: iter_args({{.*}}) -> (vector<16xf32>{{(, vector<16xf32>){7}[)]}}
+// AVX512-NOT: vector.mask
+// AVX512: return
+func.func @narrow_panel(%a: memref<64x32xf32>, %b: memref<32x80xf32>, %c: memref<64x80xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%c : memref<64x80xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x80xf32>) outs(%c : memref<64x80xf32>)
+  return
+}

@@ -14,7 +14,8 @@
 // addresses the analysis derived, so the same code serves matrix products,
 // convolutions and filter gradients. Tiles that stick out of C clamp their
 // rows (and columns) to the last valid one and guard their stores; the last
-// panel of an N that nr does not divide loads and stores under a mask.
+// panel of an N that nr does not divide computes only the vectors that hold
+// columns, and loads and stores under a mask where they are partly outside.
 //
 //===----------------------------------------------------------------------===//
 
@@ -316,7 +317,11 @@ struct Emitter {
 
   void outerProductTile(Value ir, Value jr, Value width, Value mEnd, Value aK,
                         Value bK, Value blockIndex, int64_t numBlocks) {
-    int64_t nv = p.nr / p.lanes;
+    // The last panel of an N that nr does not divide (`width` columns
+    // from jr) computes only the vectors that hold columns, masked when
+    // they hold some: N = 80 is panels of 32, 32 and 16.
+    int64_t rest = c.n() % p.nr;
+    int64_t nv = width ? (rest + p.lanes - 1) / p.lanes : p.nr / p.lanes;
     SmallVector<Value> rows = tileRows(ir);
     SmallVector<Value> aRows;
     Value aSource = aTile ? aTile : aFlat;
@@ -324,7 +329,7 @@ struct Emitter {
       aRows.push_back(aTile ? idx(r * aRowStride)
                             : add(rowAddress(c.a, rows[r]), aK));
     SmallVector<Value> masks(nv);
-    if (width)
+    if (width && rest % p.lanes != 0)
       for (int64_t v = 0; v < nv; ++v)
         masks[v] = mask(width, v);
     Value zero = arith::ConstantOp::create(b, loc, vec,
