@@ -122,6 +122,10 @@ struct GemmPlan {
   int64_t kSplit = 1;
 };
 
+/// The trip count of the micro-kernel's K loop at `level` (from
+/// plan.numBlockDims): the chunk for the first one when K is chunked.
+int64_t innerTrip(const Contraction &c, const GemmPlan &plan, unsigned level);
+
 /// The plan for `c` on `target`, or nullopt when no kernel fits.
 std::optional<GemmPlan> planContraction(const Contraction &c,
                                         const CPUTuning &target);

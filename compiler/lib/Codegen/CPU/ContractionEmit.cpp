@@ -66,10 +66,9 @@ struct Emitter {
     // The copy holds the micro-kernel's K iterations in its order, padded
     // by a cache line so that consecutive rows fall in different sets.
     int64_t inner = 1;
-    for (unsigned i = c.kDims.size(); i-- > p.numBlockDims;) {
-      unsigned d = c.kDims[i];
-      aCoef[d] = inner;
-      inner *= i == p.numBlockDims && p.chunk ? p.chunk : c.sizes[d];
+    for (unsigned level = c.kDims.size(); level-- > p.numBlockDims;) {
+      aCoef[c.kDims[level]] = inner;
+      inner *= innerTrip(c, p, level);
     }
     aRowStride = inner + 16;
   }
@@ -161,8 +160,7 @@ struct Emitter {
                                 SmallVector<Value> accs, Step step) {
     unsigned d = c.kDims[level];
     bool innermost = level + 1 == c.kDims.size();
-    bool chunked = p.chunk && level == p.numBlockDims;
-    int64_t trip = chunked ? p.chunk : c.sizes[d];
+    int64_t trip = innerTrip(c, p, level);
     int64_t ca = aCoef[d], cb = bAccess.coef[d];
     if (!innermost) {
       auto loop = scf::ForOp::create(b, loc, idx(0), idx(trip), idx(1), accs);
@@ -558,9 +556,8 @@ struct Emitter {
     Value dst = arith::MulIOp::create(b, loc, r, idx(aRowStride));
     for (unsigned level = p.numBlockDims; level < c.kDims.size(); ++level) {
       unsigned d = c.kDims[level];
-      bool chunked = p.chunk && level == p.numBlockDims;
       bool innermost = level + 1 == c.kDims.size();
-      Value i = loop(chunked ? p.chunk : c.sizes[d], innermost ? p.lanes : 1);
+      Value i = loop(innerTrip(c, p, level), innermost ? p.lanes : 1);
       src = add(src, mul(i, c.a.coef[d]));
       dst = add(dst, mul(i, aCoef[d]));
     }

@@ -36,18 +36,14 @@ int64_t divisorIn(int64_t size, int64_t lo, int64_t hi, int64_t multiple) {
 
 /// The micro-kernel's innermost K loop's trip count.
 int64_t innermostTrip(const Contraction &c, const GemmPlan &plan) {
-  bool chunked = plan.chunk && plan.numBlockDims + 1 == c.kDims.size();
-  return chunked ? plan.chunk : c.sizes[c.kDims.back()];
+  return innerTrip(c, plan, c.kDims.size() - 1);
 }
 
-/// K iterations per micro-kernel call: the inner K dimensions' trip counts
-/// (with the chunk for the first).
+/// K iterations per micro-kernel call.
 int64_t microK(const Contraction &c, const GemmPlan &plan) {
   int64_t k = 1;
-  for (unsigned i = plan.numBlockDims; i < c.kDims.size(); ++i)
-    k *= c.sizes[c.kDims[i]];
-  if (plan.chunk)
-    k = k / c.sizes[c.kDims[plan.numBlockDims]] * plan.chunk;
+  for (unsigned level = plan.numBlockDims; level < c.kDims.size(); ++level)
+    k *= innerTrip(c, plan, level);
   return k;
 }
 
@@ -171,6 +167,12 @@ void spreadBlocks(const Contraction &c, GemmPlan &plan) {
   }
 }
 } // namespace
+
+int64_t nnc::cpu::innerTrip(const Contraction &c, const GemmPlan &plan,
+                            unsigned level) {
+  bool chunked = plan.chunk && level == plan.numBlockDims;
+  return chunked ? plan.chunk : c.sizes[c.kDims[level]];
+}
 
 std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
                                                   const CPUTuning &target) {
