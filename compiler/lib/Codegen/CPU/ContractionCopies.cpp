@@ -1,0 +1,151 @@
+//===- ContractionCopies.cpp - copies of a contraction's operands ---------===//
+//
+// Part of nnc. The copies a planned contraction makes: B packed into
+// nr-wide panels, a register tile's rows of A into a padded buffer of the
+// thread's, and the sum of the K slices' copies of C into C.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ContractionEmitter.h"
+
+using namespace mlir;
+using namespace nnc::cpu;
+using namespace nnc::cpu::emit;
+
+/// Copies B into nr-wide panels: [N/nr][K][nr], K in the kernel's
+/// order, zeros past N. Returns the buffer.
+Value Emitter::packB() {
+  int64_t k = c.k(), panels = (c.n() + p.nr - 1) / p.nr, n = c.n();
+  auto type = MemRefType::get({panels * p.nr * k}, f32);
+  Value packed = memref::AllocOp::create(b, loc, type, b.getI64IntegerAttr(64));
+  bool unitN = c.b.coef[c.nDim] == 1;
+  SmallVector<OpFoldResult> ubs = {b.getIndexAttr(panels)};
+  scf::ForallOp::create(
+      b, loc, ubs, ValueRange{}, std::nullopt,
+      [&](OpBuilder &, Location, ValueRange ivs) {
+        Value n0 = mul(ivs[0], p.nr);
+        Value width = arith::SubIOp::create(b, loc, idx(n), n0);
+        Value panel = mul(ivs[0], p.nr * k);
+        std::function<void(unsigned, Value, Value)> nest = [&](unsigned level,
+                                                               Value src,
+                                                               Value kLin) {
+          if (level < c.kDims.size()) {
+            unsigned d = c.kDims[level];
+            auto loop =
+                scf::ForOp::create(b, loc, idx(0), idx(c.sizes[d]), idx(1));
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPointToStart(loop.getBody());
+            Value i = loop.getInductionVar();
+            return nest(level + 1, add(src, mul(i, c.b.coef[d])),
+                        add(mul(kLin, c.sizes[d]), i));
+          }
+          Value dst = add(panel, mul(kLin, p.nr));
+          if (unitN) {
+            for (int64_t v = 0; v < p.nr / p.lanes; ++v) {
+              Value from = add(add(src, colAddress(c.b, n0)), idx(v * p.lanes));
+              Value value = n % p.nr == 0
+                                ? loadVec(bFlat, from, Value())
+                                : loadVec(bFlat, from, mask(width, v));
+              storeVec(value, packed, add(dst, idx(v * p.lanes)), Value());
+            }
+            return;
+          }
+          Value zero =
+              arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0.0f));
+          for (int64_t l = 0; l < p.nr; ++l) {
+            Value col = add(n0, idx(l));
+            Value clamped = minI(col, idx(n - 1));
+            Value value = memref::LoadOp::create(
+                b, loc, bFlat, add(src, colAddress(c.b, clamped)));
+            value =
+                arith::SelectOp::create(b, loc, lt(col, idx(n)), value, zero);
+            memref::StoreOp::create(b, loc, value, packed, add(dst, idx(l)));
+          }
+        };
+        nest(0, idx(c.b.offset), idx(0));
+        scf::InParallelOp::create(b, loc);
+      });
+  // The kernel's view: K dimension d steps nr times the K iterations
+  // inside it.
+  bAccess.buffer = packed;
+  bAccess.offset = 0;
+  bAccess.coef.assign(c.sizes.size(), 0);
+  int64_t inner = p.nr;
+  for (unsigned i = c.kDims.size(); i-- > 0;) {
+    bAccess.coef[c.kDims[i]] = inner;
+    inner *= c.sizes[c.kDims[i]];
+  }
+  bPanelScale = k;
+  return packed;
+}
+
+/// Copies the tile's rows from ir of A's K block at `aK` into `aTile`.
+void Emitter::packA(Value ir, Value aK) {
+  auto loop = [&](int64_t trip, int64_t step) {
+    auto forOp = scf::ForOp::create(b, loc, idx(0), idx(trip), idx(step));
+    b.setInsertionPointToStart(forOp.getBody());
+    return forOp.getInductionVar();
+  };
+  OpBuilder::InsertionGuard guard(b);
+  Value r = loop(p.mr, 1);
+  Value row = add(ir, r);
+  if (c.m() % p.mr != 0)
+    row = minI(row, idx(c.m() - 1));
+  Value src = add(rowAddress(c.a, row), aK);
+  Value dst = arith::MulIOp::create(b, loc, r, idx(aRowStride));
+  for (unsigned level = p.numBlockDims; level < c.kDims.size(); ++level) {
+    unsigned d = c.kDims[level];
+    bool innermost = level + 1 == c.kDims.size();
+    Value i = loop(innerTrip(c, p, level), innermost ? p.lanes : 1);
+    src = add(src, mul(i, c.a.coef[d]));
+    dst = add(dst, mul(i, aCoef[d]));
+  }
+  storeVec(loadVec(aFlat, src, Value()), aTile, dst, Value());
+}
+
+//===----------------------------------------------------------------------===//
+// K slices
+//===----------------------------------------------------------------------===//
+
+/// Slice `s` of `partial`: a dense copy of C.
+Value Emitter::sliceView(Value partial, Value s) {
+  int64_t size = c.m() * c.n();
+  auto type = MemRefType::get(
+      {size}, f32,
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}));
+  return memref::ReinterpretCastOp::create(
+      b, loc, type, partial, OpFoldResult(mul(s, size)),
+      ArrayRef<OpFoldResult>{b.getIndexAttr(size)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+}
+
+/// C (+)= the slices' sums, through the epilogue: a vector of columns at
+/// a time, rows spread over the threads.
+void Emitter::addSlices(Value partial) {
+  int64_t m = c.m(), n = c.n(), size = m * n;
+  SmallVector<OpFoldResult> ubs = {b.getIndexAttr(m)};
+  scf::ForallOp::create(
+      b, loc, ubs, ValueRange{}, std::nullopt,
+      [&](OpBuilder &, Location, ValueRange ivs) {
+        Value row = ivs[0];
+        auto loop = scf::ForOp::create(b, loc, idx(0), idx(n), idx(p.lanes));
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(loop.getBody());
+          Value col = loop.getInductionVar();
+          Value laneMask;
+          if (n % p.lanes)
+            laneMask = mask(arith::SubIOp::create(b, loc, idx(n), col), 0);
+          Value at = add(mul(row, n), col);
+          Value sum = loadVec(partial, at, laneMask);
+          for (int64_t s = 1; s < p.kSplit; ++s)
+            sum = arith::AddFOp::create(
+                b, loc, sum,
+                loadVec(partial, add(at, idx(s * size)), laneMask));
+          Value cAddr = add(rowAddress(c.c, row), colAddress(c.c, col));
+          Value value = combine(Phase::Only, sum, cAddr, laneMask);
+          store(Phase::Only, value, row, col, cAddr, laneMask);
+        }
+        scf::InParallelOp::create(b, loc);
+      });
+}

@@ -1,0 +1,228 @@
+//===- ContractionEmitter.h - emitting one contraction ----------*- C++ -*-===//
+//
+// Part of nnc. The state and helpers shared by the files that emit a
+// planned contraction: the tiles, blocks and K slices
+// (ContractionEmit.cpp), and the copies of the operands, packed B panels
+// and A tiles, and the slices' sum (ContractionCopies.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NNC_CODEGEN_CPU_CONTRACTIONEMITTER_H
+#define NNC_CODEGEN_CPU_CONTRACTIONEMITTER_H
+
+#include "Contraction.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace nnc::cpu::emit {
+using namespace mlir;
+
+/// Which stores a K block makes.
+enum class Phase { First, Middle, Last, Only };
+
+/// Emits one contraction at the builder's insertion point.
+struct Emitter {
+  OpBuilder &b;
+  Location loc;
+  const Contraction &c;
+  const GemmPlan &p;
+  const Epilogue *epi;
+  Type f32;
+  VectorType vec;
+  Value aFlat, bFlat, cFlat, dFlat;
+  SmallVector<Value> epiFlat; // per epilogue input (null for C)
+  /// How the kernel reads B: the operand itself, or its packed copy, where
+  /// column jr's panel starts at jr * bPanelScale.
+  LinearAccess bAccess;
+  int64_t bPanelScale = 1;
+  /// How the micro-kernel steps through A along each K dimension: A's own
+  /// strides, or, with plan.packA, those of the tile's copy `aTile` (rows
+  /// `aRowStride` apart), set while its tiles are emitted.
+  SmallVector<int64_t> aCoef;
+  Value aTile;
+  int64_t aRowStride = 0;
+  /// The K slice this code sums (plan.kSplit > 1), else null.
+  Value slice;
+
+  Emitter(OpBuilder &b, const Contraction &c, const GemmPlan &p,
+          const Epilogue *epi)
+      : b(b), loc(c.op->getLoc()), c(c), p(p), epi(epi), f32(b.getF32Type()),
+        vec(VectorType::get({p.lanes}, b.getF32Type())), bAccess(c.b),
+        aCoef(c.a.coef) {
+    if (!p.packA)
+      return;
+    // The copy holds the micro-kernel's K iterations in its order, padded
+    // by a cache line so that consecutive rows fall in different sets.
+    int64_t inner = 1;
+    for (unsigned level = c.kDims.size(); level-- > p.numBlockDims;) {
+      aCoef[c.kDims[level]] = inner;
+      inner *= innerTrip(c, p, level);
+    }
+    aRowStride = inner + 16;
+  }
+
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, int64_t k) {
+    if (k == 1)
+      return x;
+    return arith::MulIOp::create(b, loc, x, idx(k));
+  }
+  Value minI(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  Value lt(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
+  }
+
+  /// A 1-D view of the buffer's base, addresses in elements.
+  Value flatView(const LinearAccess &access) {
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, access.buffer);
+    auto type = MemRefType::get({access.span}, f32);
+    return memref::ReinterpretCastOp::create(b, loc, type, meta.getBaseBuffer(),
+                                             0, ArrayRef<int64_t>{access.span},
+                                             ArrayRef<int64_t>{1});
+  }
+
+  /// `address` plus the contribution of `dims` (outer to inner) at their
+  /// flattened index `flat`.
+  Value addressOf(const LinearAccess &access, ArrayRef<unsigned> dims,
+                  Value flat, Value address) {
+    Value rest = flat;
+    for (unsigned i = dims.size(); i-- > 0;) {
+      unsigned d = dims[i];
+      Value index = rest;
+      if (i > 0) {
+        Value size = idx(c.sizes[d]);
+        index = arith::RemUIOp::create(b, loc, rest, size);
+        rest = arith::DivUIOp::create(b, loc, rest, size);
+      }
+      if (access.coef[d])
+        address = add(address, mul(index, access.coef[d]));
+    }
+    return address;
+  }
+
+  /// offset + the contribution of the M dimensions at flattened row `m`.
+  Value rowAddress(const LinearAccess &access, Value m) {
+    return addressOf(access, c.mDims, m, idx(access.offset));
+  }
+
+  /// The contribution of the N dimensions at flattened column `n`.
+  Value colAddress(const LinearAccess &access, Value n) {
+    return addressOf(access, c.nDims, n, idx(0));
+  }
+
+  Value mask(Value width, int64_t v) {
+    // Lanes [0, width - v*lanes) of vector v.
+    Value n = arith::SubIOp::create(b, loc, width, idx(v * p.lanes));
+    n = arith::MaxSIOp::create(b, loc, n, idx(0));
+    return vector::CreateMaskOp::create(
+        b, loc, VectorType::get({p.lanes}, b.getI1Type()), ValueRange{n});
+  }
+
+  Value loadVec(Value flat, Value address, Value laneMask) {
+    if (!laneMask)
+      return vector::LoadOp::create(b, loc, vec, flat, address);
+    Value zero = arith::ConstantOp::create(b, loc, vec,
+                                           DenseElementsAttr::get(vec, 0.0f));
+    return vector::MaskedLoadOp::create(b, loc, vec, flat, address, laneMask,
+                                        zero);
+  }
+  void storeVec(Value value, Value flat, Value address, Value laneMask) {
+    if (!laneMask)
+      vector::StoreOp::create(b, loc, value, flat, address);
+    else
+      vector::MaskedStoreOp::create(b, loc, flat, address, laneMask, value);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The micro-kernel's K loops
+  //===--------------------------------------------------------------------===//
+
+  /// One k step, with A and B offsets (of the K dimensions) `aK`, `bK`.
+  using Step = function_ref<SmallVector<Value>(Value aK, Value bK,
+                                               ArrayRef<Value> accs)>;
+
+  /// Loops over the micro-kernel's K dimensions (kDims[numBlockDims...]),
+  /// from `level`, carrying the accumulators.
+  SmallVector<Value> innerLoops(unsigned level, Value aK, Value bK,
+                                SmallVector<Value> accs, Step step);
+
+  //===--------------------------------------------------------------------===//
+  // Stores
+  //===--------------------------------------------------------------------===//
+
+  /// The value of C at the end of this K block: acc, or acc plus the
+  /// partial sums stored by earlier blocks (or C's initial value).
+  Value combine(Phase phase, Value acc, Value cAddr, Value laneMask);
+
+  /// Stores `value` (C's value at row `row`, columns from `col`) to C, or
+  /// its epilogue to D when this is the last block.
+  void store(Phase phase, Value value, Value row, Value col, Value cAddr,
+             Value laneMask);
+
+  /// Emits `fn(phase)` once per phase the K block `blockIndex` may be in.
+  void byPhase(Value blockIndex, int64_t numBlocks,
+               function_ref<void(Phase)> fn);
+
+  //===--------------------------------------------------------------------===//
+  // Register tiles
+  //===--------------------------------------------------------------------===//
+
+  /// Rows ir .. ir+mr, clamped to C.
+  SmallVector<Value> tileRows(Value ir);
+
+  /// Guards a store to row ir + r when the tile may stick out of the block.
+  void guardedRow(Value ir, int64_t r, Value mEnd, function_ref<void()> fn);
+
+  void outerProductTile(Value ir, Value jr, Value width, Value mEnd, Value aK,
+                        Value bK, Value blockIndex, int64_t numBlocks);
+
+  void dotTile(Value ir, Value jr, Value mEnd, Value nEnd, Value aK, Value bK,
+               Value blockIndex, int64_t numBlocks);
+
+  //===--------------------------------------------------------------------===//
+  // Blocks
+  //===--------------------------------------------------------------------===//
+
+  /// The block loops' trip counts: block dims, then the chunk loop.
+  SmallVector<std::pair<unsigned, int64_t>> blockLoops();
+
+  /// Loops over K blocks; `fn(aK, bK, blockIndex)` emits one block.
+  void forEachBlock(function_ref<void(Value, Value, Value)> fn);
+
+  int64_t numBlocks();
+
+  void tile(Value ir, Value jr, Value mEnd, Value nEnd, Value aK, Value bK,
+            Value blockIndex, int64_t blocks);
+
+  /// The C blocks, spread over the threads (with the K slices when K is
+  /// split: then C is `partial`, one dense copy per slice).
+  void emitBlocks(Value partial);
+
+  void emit();
+
+  //===--------------------------------------------------------------------===//
+  // Copies (ContractionCopies.cpp)
+  //===--------------------------------------------------------------------===//
+
+  /// Copies B into nr-wide panels: [N/nr][K][nr], K in the kernel's
+  /// order, zeros past N. Returns the buffer.
+  Value packB();
+
+  /// Copies the tile's rows from ir of A's K block at `aK` into `aTile`.
+  void packA(Value ir, Value aK);
+
+  /// Slice `s` of `partial`: a dense copy of C.
+  Value sliceView(Value partial, Value s);
+
+  /// C (+)= the slices' sums, through the epilogue: a vector of columns at
+  /// a time, rows spread over the threads.
+  void addSlices(Value partial);
+};
+
+} // namespace nnc::cpu::emit
+
+#endif // NNC_CODEGEN_CPU_CONTRACTIONEMITTER_H
