@@ -126,6 +126,12 @@ struct GemmPlan {
 /// plan.numBlockDims): the chunk for the first one when K is chunked.
 int64_t innerTrip(const Contraction &c, const GemmPlan &plan, unsigned level);
 
+/// The K block loops around the register tiles, outer to inner: each one's
+/// K dimension and trip count, the chunk loop last when K is chunked (the
+/// whole of K, before any split among slices).
+llvm::SmallVector<std::pair<unsigned, int64_t>>
+blockLoops(const Contraction &c, const GemmPlan &plan);
+
 /// The plan for `c` on `target`, or nullopt when no kernel fits.
 std::optional<GemmPlan> planContraction(const Contraction &c,
                                         const CPUTuning &target);

@@ -305,15 +305,10 @@ void Emitter::dotTile(Value ir, Value jr, Value mEnd, Value nEnd, Value aK,
 // Blocks
 //===----------------------------------------------------------------------===//
 
-/// The block loops' trip counts: block dims, then the chunk loop.
+/// The block loops this code runs: nnc::cpu::blockLoops, the outermost cut
+/// to a slice's share when K is split.
 SmallVector<std::pair<unsigned, int64_t>> Emitter::blockLoops() {
-  SmallVector<std::pair<unsigned, int64_t>> loops;
-  for (unsigned i = 0; i < p.numBlockDims; ++i)
-    loops.push_back({c.kDims[i], c.sizes[c.kDims[i]]});
-  if (p.chunk) {
-    unsigned d = c.kDims[p.numBlockDims];
-    loops.push_back({d, c.sizes[d] / p.chunk});
-  }
+  auto loops = nnc::cpu::blockLoops(c, p);
   // A slice runs its share of the outermost loop.
   if (p.kSplit > 1)
     loops.front().second /= p.kSplit;

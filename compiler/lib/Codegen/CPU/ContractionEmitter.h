@@ -187,7 +187,8 @@ struct Emitter {
   // Blocks
   //===--------------------------------------------------------------------===//
 
-  /// The block loops' trip counts: block dims, then the chunk loop.
+  /// The block loops this code runs: nnc::cpu::blockLoops, the outermost
+  /// cut to a slice's share when K is split.
   SmallVector<std::pair<unsigned, int64_t>> blockLoops();
 
   /// Loops over K blocks; `fn(aK, bK, blockIndex)` emits one block.

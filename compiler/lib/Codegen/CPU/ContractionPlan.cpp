@@ -117,11 +117,8 @@ int64_t numCBlocks(const Contraction &c, const GemmPlan &plan) {
 void splitK(const Contraction &c, GemmPlan &plan) {
   if (plan.kind != GemmPlan::Kind::OuterProduct)
     return;
-  int64_t trip = 0;
-  if (plan.numBlockDims > 0)
-    trip = c.sizes[c.kDims[0]];
-  else if (plan.chunk)
-    trip = c.sizes[c.kDims[0]] / plan.chunk;
+  auto loops = blockLoops(c, plan);
+  int64_t trip = loops.empty() ? 0 : loops.front().second;
   int64_t blocks = numCBlocks(c, plan);
   // Only for a K long beside C's sides (a filter gradient, not a product
   // whose blocks merely are few).
@@ -172,6 +169,18 @@ int64_t nnc::cpu::innerTrip(const Contraction &c, const GemmPlan &plan,
                             unsigned level) {
   bool chunked = plan.chunk && level == plan.numBlockDims;
   return chunked ? plan.chunk : c.sizes[c.kDims[level]];
+}
+
+llvm::SmallVector<std::pair<unsigned, int64_t>>
+nnc::cpu::blockLoops(const Contraction &c, const GemmPlan &plan) {
+  llvm::SmallVector<std::pair<unsigned, int64_t>> loops;
+  for (unsigned i = 0; i < plan.numBlockDims; ++i)
+    loops.push_back({c.kDims[i], c.sizes[c.kDims[i]]});
+  if (plan.chunk) {
+    unsigned d = c.kDims[plan.numBlockDims];
+    loops.push_back({d, c.sizes[d] / plan.chunk});
+  }
+  return loops;
 }
 
 std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
