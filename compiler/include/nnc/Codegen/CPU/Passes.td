@@ -95,8 +95,10 @@ def OutlineKernelsPass : Pass<"nnc-cpu-outline-kernels", "::mlir::ModuleOp"> {
     the same functions, which duplicate-function-elimination merges: a
     ResNet's repeated blocks are generated, vectorised and compiled once.
     An entry point left with straight-line code only (calls, allocations)
-    is marked `noinline optnone`: LLVM then selects its one large block of
-    calls in linear time (ResNet-50's training step: seconds less).
+    is marked `noinline optnone`: LLVM's optimiser leaves it alone, and the
+    driver compiles it at -O0 in an object of its own, where FastISel
+    selects its one large block of calls in linear time (ResNet-50's
+    training step: seconds less; compiler/lib/Driver/ParallelEmit.cpp).
   }];
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
