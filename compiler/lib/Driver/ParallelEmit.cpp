@@ -22,7 +22,6 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -35,6 +34,7 @@ using namespace llvm;
 
 namespace {
 
+/// Whether `value` is a sequencer: a defined function marked optnone.
 bool isSequencer(const GlobalValue *value) {
   const auto *f = dyn_cast<Function>(value);
   return f && !f->isDeclaration() && f->hasOptNone();
@@ -106,22 +106,17 @@ void compilePart(const Part &part, const nnc::CodegenOptions &options,
                : "no target machine";
     return;
   }
-  if (!part.sequencers) {
-    if (failed(nnc::optimizeAndEmit(**module, *machine, options.optLevel,
-                                    nnc::Stage::Obj, os)))
-      error = "could not compile part '" + path + "'";
-    return;
+  unsigned optLevel = options.optLevel;
+  if (part.sequencers) {
+    optLevel = 0;
+    machine->setOptLevel(CodeGenOptLevel::None);
+    for (Function &f : **module)
+      if (!f.isDeclaration())
+        foldDescriptors(f);
   }
-  machine->setOptLevel(CodeGenOptLevel::None);
-  for (Function &f : **module)
-    if (!f.isDeclaration())
-      foldDescriptors(f);
-  legacy::PassManager codegen;
-  if (machine->addPassesToEmitFile(codegen, os, nullptr,
-                                   CodeGenFileType::ObjectFile))
-    error = "the target cannot emit object files";
-  else
-    codegen.run(**module);
+  if (failed(nnc::optimizeAndEmit(**module, *machine, optLevel, nnc::Stage::Obj,
+                                  os)))
+    error = "could not compile part '" + path + "'";
 }
 
 } // namespace

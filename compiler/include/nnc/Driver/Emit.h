@@ -41,10 +41,12 @@ mlir::LogicalResult emitLLVM(mlir::ModuleOp module, Stage stage,
                              const CodegenOptions &options,
                              llvm::raw_pwrite_stream &os);
 
-/// Compiles `module` (in the LLVM dialect) into `parts` object files written
-/// to `paths` (created by the caller): the LLVM module is split by function,
-/// and each part is optimised and compiled on its own thread. Reports
-/// errors to stderr.
+/// Compiles `module` (in the LLVM dialect) into object files written to
+/// `paths` (at least two, created by the caller): the first holds the
+/// optnone functions (the entry points' sequencers), compiled without
+/// optimisation; the rest of the LLVM module is split by function into the
+/// others, each optimised and compiled on its own thread. Reports errors to
+/// stderr.
 mlir::LogicalResult emitObjectsInParallel(mlir::ModuleOp module,
                                           const CodegenOptions &options,
                                           llvm::ArrayRef<std::string> paths);
