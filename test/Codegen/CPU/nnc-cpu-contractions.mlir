@@ -313,3 +313,41 @@ func.func @narrow_panel(%a: memref<64x32xf32>, %b: memref<32x80xf32>, %c: memref
   linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x80xf32>) outs(%c : memref<64x80xf32>)
   return
 }
+
+// -----
+
+// An epilogue that reads an operand as large as C (a residual) prefetches
+// it, and the lines of D it will write, for the tile's rows before the K
+// loop; the bias, the same for every row, once. AVX2: 4 x 16 tiles, one
+// line per row; AVX-512: 8 x 32 tiles, two.
+// CHECK-LABEL: func.func @epilogue_prefetch
+// CHECK: memref.prefetch {{.*}}, read, locality<3>, data : memref<64xf32>
+// CHECK-COUNT-4: memref.prefetch {{.*}}, read, locality<3>, data : memref<16384xf32>
+// CHECK-COUNT-4: memref.prefetch {{.*}}, write, locality<3>, data : memref<16384xf32>
+// CHECK-NOT: memref.prefetch
+// CHECK: scf.for {{.*}} iter_args
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+// AVX512-LABEL: func.func @epilogue_prefetch
+// AVX512-COUNT-2: memref.prefetch {{.*}}, read, locality<3>, data : memref<64xf32>
+// AVX512-COUNT-16: memref.prefetch {{.*}}, read, locality<3>, data : memref<16384xf32>
+// AVX512-COUNT-16: memref.prefetch {{.*}}, write, locality<3>, data : memref<16384xf32>
+// AVX512-NOT: memref.prefetch
+// AVX512: scf.for {{.*}} iter_args
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @epilogue_prefetch(%a: memref<256x64xf32>, %b: memref<64x64xf32>, %bias: memref<64xf32>, %res: memref<256x64xf32>, %d: memref<256x64xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<256x64xf32>
+  linalg.fill ins(%cst : f32) outs(%c : memref<256x64xf32>)
+  linalg.matmul ins(%a, %b : memref<256x64xf32>, memref<64x64xf32>) outs(%c : memref<256x64xf32>)
+  linalg.generic {indexing_maps = [#id, #row, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%c, %bias, %res : memref<256x64xf32>, memref<64xf32>, memref<256x64xf32>) outs(%d : memref<256x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %r: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %t = arith.addf %s, %r : f32
+    %m = arith.maximumf %t, %cst : f32
+    linalg.yield %m : f32
+  }
+  memref.dealloc %c : memref<256x64xf32>
+  return
+}

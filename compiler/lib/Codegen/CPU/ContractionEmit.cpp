@@ -123,6 +123,33 @@ void Emitter::store(Phase phase, Value value, Value row, Value col, Value cAddr,
     memref::StoreOp::create(b, loc, result, dFlat, dAddr);
 }
 
+/// Prefetches what the epilogue of the tile at `rows`, columns from `col`
+/// (`nv` vectors wide) reads and writes, ahead of its K loop. Its operands
+/// are as large as C and rarely in cache: read row by row at C's strides,
+/// they outrun the hardware's prefetchers, and a short K loop cannot hide
+/// the misses.
+void Emitter::prefetchEpilogue(ArrayRef<Value> rows, Value col, int64_t nv) {
+  constexpr int64_t kLine = 16; // floats in a cache line
+  auto prefetch = [&](const LinearAccess &access, Value flat, bool write) {
+    if (access.coef[c.nDim] != 1)
+      return;
+    Value colAddr = colAddress(access, col);
+    // An operand that does not vary along M (a bias) is one row.
+    bool oneRow =
+        llvm::all_of(c.mDims, [&](unsigned d) { return access.coef[d] == 0; });
+    for (Value row : oneRow ? rows.take_front() : rows) {
+      Value address = add(rowAddress(access, row), colAddr);
+      for (int64_t at = 0; at < nv * p.lanes; at += kLine)
+        memref::PrefetchOp::create(b, loc, flat, add(address, idx(at)), write,
+                                   /*localityHint=*/3, /*isDataCache=*/true);
+    }
+  };
+  for (unsigned i = 0; i < epi->inputs.size(); ++i)
+    if (i != epi->cInput)
+      prefetch(epi->inputs[i], epiFlat[i], /*write=*/false);
+  prefetch(epi->dest, dFlat, /*write=*/true);
+}
+
 /// Emits `fn(phase)` once per phase the K block `blockIndex` may be in.
 void Emitter::byPhase(Value blockIndex, int64_t numBlocks,
                       function_ref<void(Phase)> fn) {
@@ -228,6 +255,8 @@ void Emitter::outerProductTile(Value ir, Value jr, Value width, Value mEnd,
     }
     return out;
   };
+  if (epi && numBlocks == 1)
+    prefetchEpilogue(rows, jr, nv);
   accs = innerLoops(p.numBlockDims, idx(0), idx(0), accs, step);
   byPhase(blockIndex, numBlocks, [&](Phase phase) {
     for (int64_t r = 0; r < p.mr; ++r)

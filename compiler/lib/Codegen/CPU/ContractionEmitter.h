@@ -163,6 +163,10 @@ struct Emitter {
   void store(Phase phase, Value value, Value row, Value col, Value cAddr,
              Value laneMask);
 
+  /// Prefetches what the epilogue of the tile at `rows`, columns from
+  /// `col` (`nv` vectors wide) reads and writes, ahead of its K loop.
+  void prefetchEpilogue(ArrayRef<Value> rows, Value col, int64_t nv);
+
   /// Emits `fn(phase)` once per phase the K block `blockIndex` may be in.
   void byPhase(Value blockIndex, int64_t numBlocks,
                function_ref<void(Phase)> fn);
