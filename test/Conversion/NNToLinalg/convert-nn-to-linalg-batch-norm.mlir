@@ -1,20 +1,26 @@
 // RUN: nnc-opt %s --convert-nn-to-linalg --split-input-file | FileCheck %s
 
-// Batch norm is one generic op reading the per-channel operands through
-// the last axis: scale * (x - mean) * rsqrt(variance + eps) + offset.
+// Batch norm: the per-channel factor scale * rsqrt(variance + eps) first,
+// then one generic op over x reading the per-channel operands through the
+// last axis: (x - mean) * factor + offset, no square root per element.
+// CHECK-DAG: #[[VEC:.*]] = affine_map<(d0) -> (d0)>
 // CHECK-DAG: #[[ALL:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func.func @batch_norm
-// CHECK: linalg.generic {indexing_maps = [#[[ALL]], #[[CH]], #[[CH]], #[[CH]], #[[CH]], #[[ALL]]], iterator_types = ["parallel", "parallel"]} ins(%arg0, %arg1, %arg2, %arg3, %arg4 :
-// CHECK-NEXT: ^bb0(%[[X:[^:]*]]: f32, %[[SCALE:[^:]*]]: f32, %[[OFF:[^:]*]]: f32, %[[MEAN:[^:]*]]: f32, %[[VAR:[^:]*]]: f32, %{{.*}}: f32):
+// CHECK: %[[FACTOR:.*]] = linalg.generic {indexing_maps = [#[[VEC]], #[[VEC]], #[[VEC]]], iterator_types = ["parallel"]} ins(%arg1, %arg4 :
+// CHECK-NEXT: ^bb0(%[[SCALE:[^:]*]]: f32, %[[VAR:[^:]*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT: %[[EPS:.*]] = arith.constant 1.000000e-03 : f32
 // CHECK-NEXT: %[[V:.*]] = arith.addf %[[VAR]], %[[EPS]] : f32
 // CHECK-NEXT: %[[INV:.*]] = math.rsqrt %[[V]] : f32
-// CHECK-NEXT: %[[C:.*]] = arith.subf %[[X]], %[[MEAN]] : f32
 // CHECK-NEXT: %[[F:.*]] = arith.mulf %[[SCALE]], %[[INV]] : f32
-// CHECK-NEXT: %[[N:.*]] = arith.mulf %[[C]], %[[F]] : f32
+// CHECK-NEXT: linalg.yield %[[F]] : f32
+// CHECK: linalg.generic {indexing_maps = [#[[ALL]], #[[CH]], #[[CH]], #[[CH]], #[[ALL]]], iterator_types = ["parallel", "parallel"]} ins(%arg0, %[[FACTOR]], %arg2, %arg3 :
+// CHECK-NEXT: ^bb0(%[[X:[^:]*]]: f32, %[[FAC:[^:]*]]: f32, %[[OFF:[^:]*]]: f32, %[[MEAN:[^:]*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[C:.*]] = arith.subf %[[X]], %[[MEAN]] : f32
+// CHECK-NEXT: %[[N:.*]] = arith.mulf %[[C]], %[[FAC]] : f32
 // CHECK-NEXT: %[[R:.*]] = arith.addf %[[N]], %[[OFF]] : f32
 // CHECK-NEXT: linalg.yield %[[R]] : f32
+// CHECK-NOT: math.rsqrt
 func.func @batch_norm(%x: tensor<2x8xf32>, %scale: tensor<8xf32>, %offset: tensor<8xf32>, %mean: tensor<8xf32>, %var: tensor<8xf32>) -> tensor<2x8xf32> {
   %0 = nn.batch_norm %x, %scale, %offset, %mean, %var {epsilon = 1.0e-3 : f64} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   return %0 : tensor<2x8xf32>
@@ -43,8 +49,10 @@ func.func @batch_norm(%x: tensor<2x8xf32>, %scale: tensor<8xf32>, %offset: tenso
 // CHECK-NEXT: %[[D2:.*]] = arith.mulf %[[D]], %[[D]] : f32
 // CHECK: %[[SQ:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[CH]]], iterator_types = ["parallel", "reduction"]} ins(%[[PSQ]] : tensor<2x4xf32>)
 // CHECK: %[[VAR:.*]] = linalg.generic {{.*}} ins(%[[SQ]] : tensor<4xf32>)
-// CHECK: %[[Y:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1, %arg2, %[[MEAN]], %[[VAR]] :
+// CHECK: %[[FACTOR:.*]] = linalg.generic {{.*}} ins(%arg1, %[[VAR]] : tensor<4xf32>, tensor<4xf32>)
 // CHECK: math.rsqrt
+// CHECK: %[[Y:.*]] = linalg.generic {{.*}} ins(%arg0, %[[FACTOR]], %arg2, %[[MEAN]] :
+// CHECK-NOT: math.rsqrt
 // CHECK: return %[[Y]], %[[MEAN]], %[[VAR]]
 func.func @batch_norm_train(%x: tensor<2x3x4xf32>, %scale: tensor<4xf32>, %offset: tensor<4xf32>) -> (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>) {
   %y, %m, %v = nn.batch_norm_train %x, %scale, %offset {epsilon = 1.0e-3 : f64} : (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>)
@@ -53,16 +61,31 @@ func.func @batch_norm_train(%x: tensor<2x3x4xf32>, %scale: tensor<4xf32>, %offse
 
 // -----
 
-// The gradient: offset_grad = sum(dy), scale_grad = sum(dy * xhat), and
-// dx = scale * rstd * (dy - offset_grad / n - xhat * scale_grad / n).
+// The gradient: offset_grad = sum(dy), scale_grad = sum(dy * xhat) =
+// rstd * sum(dy * (x - mean)), and dx = scale * rstd * (dy - offset_grad /
+// n - xhat * scale_grad / n) = g * ((dy - o) - (x - mean) * k), with rstd,
+// g, o and k computed once per channel.
 // CHECK-LABEL: func.func @batch_norm_grad
 // CHECK: %[[PDB:.*]] = linalg.generic {{.*}} ins(%arg4 : tensor<2x3x4xf32>)
 // CHECK: %[[DB:.*]] = linalg.generic {{.*}} ins(%[[PDB]] : tensor<2x4xf32>)
-// CHECK: %[[PDG:.*]] = linalg.generic {{.*}} ins(%arg0, %arg4, %arg2, %arg3 : tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%arg3 : tensor<4xf32>)
 // CHECK: math.rsqrt
-// CHECK: %[[DG:.*]] = linalg.generic {{.*}} ins(%[[PDG]] : tensor<2x4xf32>)
-// CHECK: %[[DX:.*]] = linalg.generic {{.*}} ins(%arg0, %arg4, %arg1, %arg2, %arg3, %[[DG]], %[[DB]] :
-// CHECK: %[[INVN:.*]] = arith.constant 0.166666672 : f32
+// CHECK: %[[PDG:.*]] = linalg.generic {{.*}} ins(%arg0, %arg4, %arg2 : tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<4xf32>)
+// CHECK: %[[SDG:.*]] = linalg.generic {{.*}} ins(%[[PDG]] : tensor<2x4xf32>)
+// CHECK: %[[DG:.*]] = linalg.generic {{.*}} ins(%[[SDG]], %[[R]] : tensor<4xf32>, tensor<4xf32>)
+// CHECK: %[[G:.*]] = linalg.generic {{.*}} ins(%arg1, %[[R]] : tensor<4xf32>, tensor<4xf32>)
+// CHECK: %[[O:.*]] = linalg.generic {{.*}} ins(%[[DB]] : tensor<4xf32>)
+// CHECK: arith.constant 0.166666672 : f32
+// CHECK: %[[K:.*]] = linalg.generic {{.*}} ins(%[[R]], %[[DG]] : tensor<4xf32>, tensor<4xf32>)
+// CHECK: arith.constant 0.166666672 : f32
+// CHECK: %[[DX:.*]] = linalg.generic {{.*}} ins(%arg0, %arg4, %[[G]], %[[O]], %[[K]], %arg2 :
+// CHECK-NEXT: ^bb0(%[[X:[^:]*]]: f32, %[[DY:[^:]*]]: f32, %[[GG:[^:]*]]: f32, %[[OO:[^:]*]]: f32, %[[KK:[^:]*]]: f32, %[[MEAN:[^:]*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[SH:.*]] = arith.subf %[[DY]], %[[OO]] : f32
+// CHECK-NEXT: %[[CE:.*]] = arith.subf %[[X]], %[[MEAN]] : f32
+// CHECK-NEXT: %[[T:.*]] = arith.mulf %[[CE]], %[[KK]] : f32
+// CHECK-NEXT: %[[U:.*]] = arith.subf %[[SH]], %[[T]] : f32
+// CHECK-NEXT: %[[RES:.*]] = arith.mulf %[[GG]], %[[U]] : f32
+// CHECK-NEXT: linalg.yield %[[RES]] : f32
 // CHECK: return %[[DX]], %[[DG]], %[[DB]]
 func.func @batch_norm_grad(%x: tensor<2x3x4xf32>, %scale: tensor<4xf32>, %mean: tensor<4xf32>, %var: tensor<4xf32>, %dy: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>) {
   %dx, %ds, %db = nn.batch_norm_grad %x, %scale, %mean, %var, %dy {epsilon = 1.0e-3 : f64} : (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>)

@@ -4,6 +4,9 @@
 // batch's mean and biased variance, each a per-channel sum), its gradient
 // and the moving averages. A per-channel sum loops over the channel first
 // (parallel) and every other axis after it (reduction), as bias_add_grad.
+// What depends on the channel alone (rstd, the normalisation's factor, the
+// gradient's coefficients) is a small op over the channels, so that the
+// passes over the activations need no square root or division.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,23 +35,41 @@ Value rstd(OpBuilder &b, Location l, Value variance, double epsilon) {
   return math::RsqrtOp::create(b, l, v);
 }
 
-/// scale * (x - mean) / sqrt(variance + epsilon) + offset, as one
-/// elementwise op over x with the per-channel vectors broadcast.
-Value normalize(OpBuilder &b, Location loc, Value x, Value scale, Value offset,
-                Value mean, Value variance, double epsilon) {
-  auto type = cast<RankedTensorType>(x.getType());
+/// A per-channel vector of `inputs` (vectors of the same length).
+Value perChannelOp(OpBuilder &b, Location loc, ValueRange inputs, Body body) {
+  return elementwise(b, loc, cast<RankedTensorType>(inputs[0].getType()),
+                     inputs, body);
+}
+
+/// x's elements, with the per-channel vectors `vectors` broadcast.
+Value overChannels(OpBuilder &b, Location loc, ValueRange tensors,
+                   ValueRange vectors, Body body) {
+  auto type = cast<RankedTensorType>(tensors[0].getType());
   unsigned rank = type.getRank();
   MLIRContext *ctx = b.getContext();
-  AffineMap all = identity(ctx, rank);
-  AffineMap channel = AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx));
-  return generic(b, loc, type, ValueRange{x, scale, offset, mean, variance},
-                 {all, channel, channel, channel, channel, all}, parallel(rank),
-                 [&](OpBuilder &nb, Location l, ValueRange a) {
-                   Value inv = rstd(nb, l, a[4], epsilon);
-                   Value centred = sub(nb, l, a[0], a[3]);
-                   Value factor = mul(nb, l, a[1], inv);
-                   return add(nb, l, mul(nb, l, centred, factor), a[2]);
-                 });
+  SmallVector<AffineMap> maps(tensors.size(), identity(ctx, rank));
+  maps.append(vectors.size(),
+              AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx)));
+  maps.push_back(identity(ctx, rank));
+  SmallVector<Value> inputs(tensors);
+  inputs.append(vectors.begin(), vectors.end());
+  return generic(b, loc, type, inputs, maps, parallel(rank), body);
+}
+
+/// scale * (x - mean) / sqrt(variance + epsilon) + offset. The square root
+/// and the division are per channel, once, not per element: the pass over
+/// x is a subtraction and a multiply-add.
+Value normalize(OpBuilder &b, Location loc, Value x, Value scale, Value offset,
+                Value mean, Value variance, double epsilon) {
+  Value factor = perChannelOp(
+      b, loc, {scale, variance}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        return mul(nb, l, a[0], rstd(nb, l, a[1], epsilon));
+      });
+  return overChannels(b, loc, x, {factor, offset, mean},
+                      [&](OpBuilder &nb, Location l, ValueRange a) {
+                        Value centred = sub(nb, l, a[0], a[3]);
+                        return add(nb, l, mul(nb, l, centred, a[1]), a[2]);
+                      });
 }
 
 /// v * factor for a per-channel vector.
@@ -109,32 +130,41 @@ struct BatchNormGradLowering : OpRewritePattern<nn::BatchNormGradOp> {
                                   [](OpBuilder &, Location, ValueRange a) {
                                     return a[0];
                                   });
-    // sum(dy * xhat), xhat = (x - mean) * rstd.
-    Value scaleGrad = channelSum(
-        rewriter, loc, {x, dy}, {op.getMean(), op.getVariance()},
+    // rstd and everything else per channel is computed once per channel.
+    Value r = perChannelOp(rewriter, loc, op.getVariance(),
+                           [&](OpBuilder &b, Location l, ValueRange a) {
+                             return rstd(b, l, a[0], eps);
+                           });
+    // sum(dy * xhat) = rstd * sum(dy * (x - mean)).
+    Value dyCentred =
+        channelSum(rewriter, loc, {x, dy}, op.getMean(),
+                   [&](OpBuilder &b, Location l, ValueRange a) {
+                     return mul(b, l, a[1], sub(b, l, a[0], a[2]));
+                   });
+    Value scaleGrad = perChannelOp(rewriter, loc, {dyCentred, r},
+                                   [](OpBuilder &b, Location l, ValueRange a) {
+                                     return mul(b, l, a[0], a[1]);
+                                   });
+    // dx = scale * rstd * (dy - offset_grad / n - xhat * scale_grad / n)
+    //    = g * ((dy - o) - (x - mean) * k), with per channel g = scale *
+    //    rstd, o = offset_grad / n and k = rstd * scale_grad / n.
+    Value g = perChannelOp(rewriter, loc, {op.getScale(), r},
+                           [](OpBuilder &b, Location l, ValueRange a) {
+                             return mul(b, l, a[0], a[1]);
+                           });
+    Value o = scaled(rewriter, loc, offsetGrad, 1.0 / n);
+    Value k = perChannelOp(rewriter, loc, {r, scaleGrad},
+                           [&](OpBuilder &b, Location l, ValueRange a) {
+                             Value invN =
+                                 floatConst(b, l, a[0].getType(), 1.0 / n);
+                             return mul(b, l, mul(b, l, a[0], a[1]), invN);
+                           });
+    Value dx = overChannels(
+        rewriter, loc, {x, dy}, {g, o, k, op.getMean()},
         [&](OpBuilder &b, Location l, ValueRange a) {
-          Value xhat = mul(b, l, sub(b, l, a[0], a[2]), rstd(b, l, a[3], eps));
-          return mul(b, l, a[1], xhat);
-        });
-    auto type = cast<RankedTensorType>(x.getType());
-    unsigned rank = type.getRank();
-    MLIRContext *ctx = rewriter.getContext();
-    AffineMap all = identity(ctx, rank);
-    AffineMap ch = AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx));
-    // scale * rstd * (dy - offset_grad / n - xhat * scale_grad / n)
-    Value dx = generic(
-        rewriter, loc, type,
-        ValueRange{x, dy, op.getScale(), op.getMean(), op.getVariance(),
-                   scaleGrad, offsetGrad},
-        {all, all, ch, ch, ch, ch, ch, all}, parallel(rank),
-        [&](OpBuilder &b, Location l, ValueRange a) {
-          Type elt = a[0].getType();
-          Value r = rstd(b, l, a[4], eps);
-          Value xhat = mul(b, l, sub(b, l, a[0], a[3]), r);
-          Value invN = floatConst(b, l, elt, 1.0 / n);
-          Value centred = sub(b, l, a[1], mul(b, l, a[6], invN));
-          Value g = sub(b, l, centred, mul(b, l, xhat, mul(b, l, a[5], invN)));
-          return mul(b, l, mul(b, l, a[2], r), g);
+          Value shifted = sub(b, l, a[1], a[3]);
+          Value centred = sub(b, l, a[0], a[5]);
+          return mul(b, l, a[2], sub(b, l, shifted, mul(b, l, centred, a[4])));
         });
     rewriter.replaceOp(op, {dx, scaleGrad, offsetGrad});
     return success();
@@ -148,16 +178,15 @@ struct MovingAverageLowering : OpRewritePattern<nn::MovingAverageOp> {
     double decay = op.getDecay().convertToDouble();
     double weight = (1.0 - decay) * op.getCorrection().convertToDouble();
     rewriter.replaceOp(
-        op, elementwise(rewriter, op.getLoc(),
-                        cast<RankedTensorType>(op.getType()),
-                        ValueRange{op.getAverage(), op.getValue()},
-                        [&](OpBuilder &b, Location l, ValueRange a) {
-                          Type elt = a[0].getType();
-                          return add(b, l, mul(b, l, a[0],
-                                               floatConst(b, l, elt, decay)),
-                                     mul(b, l, a[1],
-                                         floatConst(b, l, elt, weight)));
-                        }));
+        op,
+        elementwise(rewriter, op.getLoc(), cast<RankedTensorType>(op.getType()),
+                    ValueRange{op.getAverage(), op.getValue()},
+                    [&](OpBuilder &b, Location l, ValueRange a) {
+                      Type elt = a[0].getType();
+                      return add(
+                          b, l, mul(b, l, a[0], floatConst(b, l, elt, decay)),
+                          mul(b, l, a[1], floatConst(b, l, elt, weight)));
+                    }));
     return success();
   }
 };
@@ -165,7 +194,6 @@ struct MovingAverageLowering : OpRewritePattern<nn::MovingAverageOp> {
 } // namespace
 
 void nnc::populateBatchNormToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<BatchNormLowering, BatchNormTrainLowering,
-               BatchNormGradLowering, MovingAverageLowering>(
-      patterns.getContext());
+  patterns.add<BatchNormLowering, BatchNormTrainLowering, BatchNormGradLowering,
+               MovingAverageLowering>(patterns.getContext());
 }
