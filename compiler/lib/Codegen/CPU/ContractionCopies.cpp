@@ -142,7 +142,7 @@ void Emitter::addSlices(Value partial) {
             sum = arith::AddFOp::create(
                 b, loc, sum,
                 loadVec(partial, add(at, idx(s * size)), laneMask));
-          Value cAddr = add(rowAddress(c.c, row), colAddress(c.c, col));
+          Value cAddr = address(c.c, row, col);
           Value value = combine(Phase::Only, sum, cAddr, laneMask);
           store(Phase::Only, value, row, col, cAddr, laneMask);
         }

@@ -103,20 +103,20 @@ void Emitter::store(Phase phase, Value value, Value row, Value col, Value cAddr,
   Block &body = epi->op.getRegion().front();
   SmallVector<Value> operands(numInputs + 1);
   auto read = [&](const LinearAccess &access, Value flat) -> Value {
-    Value address = add(rowAddress(access, row), colAddress(access, col));
+    Value at = address(access, row, col);
     if (!vector || access.coef[c.nDim] == 0) {
-      Value s = memref::LoadOp::create(b, loc, flat, address);
+      Value s = memref::LoadOp::create(b, loc, flat, at);
       return vector ? vector::BroadcastOp::create(b, loc, vec, s).getResult()
                     : s;
     }
-    return loadVec(flat, address, laneMask);
+    return loadVec(flat, at, laneMask);
   };
   for (unsigned i = 0; i < numInputs; ++i)
     operands[i] = i == epi->cInput ? value : read(epi->inputs[i], epiFlat[i]);
   if (!body.getArgument(numInputs).use_empty())
     operands[numInputs] = read(epi->dest, dFlat);
   Value result = emitEpilogueBody(b, loc, *epi, operands);
-  Value dAddr = add(rowAddress(epi->dest, row), colAddress(epi->dest, col));
+  Value dAddr = address(epi->dest, row, col);
   if (vector)
     storeVec(result, dFlat, dAddr, laneMask);
   else
@@ -133,14 +133,13 @@ void Emitter::prefetchEpilogue(ArrayRef<Value> rows, Value col, int64_t nv) {
   auto prefetch = [&](const LinearAccess &access, Value flat, bool write) {
     if (access.coef[c.nDim] != 1)
       return;
-    Value colAddr = colAddress(access, col);
     // An operand that does not vary along M (a bias) is one row.
     bool oneRow =
         llvm::all_of(c.mDims, [&](unsigned d) { return access.coef[d] == 0; });
     for (Value row : oneRow ? rows.take_front() : rows) {
-      Value address = add(rowAddress(access, row), colAddr);
+      Value first = address(access, row, col);
       for (int64_t at = 0; at < nv * p.lanes; at += kLine)
-        memref::PrefetchOp::create(b, loc, flat, add(address, idx(at)), write,
+        memref::PrefetchOp::create(b, loc, flat, add(first, idx(at)), write,
                                    /*localityHint=*/3, /*isDataCache=*/true);
     }
   };
@@ -161,31 +160,15 @@ void Emitter::byPhase(Value blockIndex, int64_t numBlocks,
                                      blockIndex, idx(numBlocks - 1));
   bool middleIsFirst = !c.zeroInit; // both add to what C holds
   auto ifLast = [&] {
-    scf::IfOp::create(
-        b, loc, last,
-        [&](OpBuilder &, Location) {
-          fn(Phase::Last);
-          scf::YieldOp::create(b, loc);
-        },
-        [&](OpBuilder &, Location) {
-          fn(Phase::Middle);
-          scf::YieldOp::create(b, loc);
-        });
+    ifElse(
+        last, [&] { fn(Phase::Last); }, [&] { fn(Phase::Middle); });
   };
   if (middleIsFirst && !epi)
     return fn(Phase::Middle);
   if (middleIsFirst)
     return ifLast();
-  scf::IfOp::create(
-      b, loc, first,
-      [&](OpBuilder &, Location) {
-        fn(Phase::First);
-        scf::YieldOp::create(b, loc);
-      },
-      [&](OpBuilder &, Location) {
-        ifLast();
-        scf::YieldOp::create(b, loc);
-      });
+  ifElse(
+      first, [&] { fn(Phase::First); }, ifLast);
 }
 
 //===----------------------------------------------------------------------===//
@@ -210,10 +193,7 @@ void Emitter::guardedRow(Value ir, int64_t r, Value mEnd,
   if (c.m() % p.mr == 0 && p.mc % p.mr == 0)
     return fn();
   Value inside = lt(add(ir, idx(r)), mEnd);
-  scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
-    fn();
-    scf::YieldOp::create(b, loc);
-  });
+  ifElse(inside, fn);
 }
 
 void Emitter::outerProductTile(Value ir, Value jr, Value width, Value mEnd,
@@ -261,7 +241,7 @@ void Emitter::outerProductTile(Value ir, Value jr, Value width, Value mEnd,
   byPhase(blockIndex, numBlocks, [&](Phase phase) {
     for (int64_t r = 0; r < p.mr; ++r)
       guardedRow(ir, r, mEnd, [&] {
-        Value cRow = add(rowAddress(c.c, rows[r]), colAddress(c.c, jr));
+        Value cRow = address(c.c, rows[r], jr);
         for (int64_t v = 0; v < nv; ++v) {
           Value col = add(jr, idx(v * p.lanes));
           Value cAddr = add(cRow, idx(v * p.lanes));
@@ -320,11 +300,7 @@ void Emitter::dotTile(Value ir, Value jr, Value mEnd, Value nEnd, Value aK,
             emit();
             continue;
           }
-          scf::IfOp::create(b, loc, lt(add(jr, idx(j)), nEnd),
-                            [&](OpBuilder &, Location) {
-                              emit();
-                              scf::YieldOp::create(b, loc);
-                            });
+          ifElse(lt(add(jr, idx(j)), nEnd), emit);
         }
       });
   });
@@ -382,16 +358,14 @@ void Emitter::tile(Value ir, Value jr, Value mEnd, Value nEnd, Value aK,
   // The last panel of N is masked.
   Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
                                      add(jr, idx(p.nr)), idx(n));
-  scf::IfOp::create(
-      b, loc, full,
-      [&](OpBuilder &, Location) {
+  ifElse(
+      full,
+      [&] {
         outerProductTile(ir, jr, Value(), mEnd, aK, bK, blockIndex, blocks);
-        scf::YieldOp::create(b, loc);
       },
-      [&](OpBuilder &, Location) {
+      [&] {
         outerProductTile(ir, jr, arith::SubIOp::create(b, loc, idx(n), jr),
                          mEnd, aK, bK, blockIndex, blocks);
-        scf::YieldOp::create(b, loc);
       });
 }
 

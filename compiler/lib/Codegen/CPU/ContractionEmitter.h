@@ -114,6 +114,26 @@ struct Emitter {
     return addressOf(access, c.nDims, n, idx(0));
   }
 
+  /// The address of row `m`, column `n` of `access`.
+  Value address(const LinearAccess &access, Value m, Value n) {
+    return add(rowAddress(access, m), colAddress(access, n));
+  }
+
+  /// scf.if `cond` running `then`, and `otherwise` when given.
+  void ifElse(Value cond, function_ref<void()> then,
+              function_ref<void()> otherwise = nullptr) {
+    auto region = [&](function_ref<void()> fn) {
+      return [&, fn](OpBuilder &, Location) {
+        fn();
+        scf::YieldOp::create(b, loc);
+      };
+    };
+    if (otherwise)
+      scf::IfOp::create(b, loc, cond, region(then), region(otherwise));
+    else
+      scf::IfOp::create(b, loc, cond, region(then));
+  }
+
   Value mask(Value width, int64_t v) {
     // Lanes [0, width - v*lanes) of vector v.
     Value n = arith::SubIOp::create(b, loc, width, idx(v * p.lanes));
