@@ -40,7 +40,9 @@ llvm::SetVector<Value> capturedValues(Operation *op) {
   return values;
 }
 
-/// Replaces `op` by a call to a new private function holding it.
+/// Replaces `op` by a call to a new private function and moves `op` into
+/// it (cloning and erasing the training step's thousands of nests took
+/// seconds of ResNet-50's compilation).
 void outline(Operation *op, StringRef name, OpBuilder &moduleBuilder) {
   llvm::SetVector<Value> captured = capturedValues(op);
   SmallVector<Value> args;
@@ -55,25 +57,31 @@ void outline(Operation *op, StringRef name, OpBuilder &moduleBuilder) {
   SmallVector<Type> types;
   for (Value v : args)
     types.push_back(v.getType());
-  auto func = func::FuncOp::create(
-      moduleBuilder, op->getLoc(), name,
-      FunctionType::get(op->getContext(), types, {}));
+  auto func =
+      func::FuncOp::create(moduleBuilder, op->getLoc(), name,
+                           FunctionType::get(op->getContext(), types, {}));
   func.setPrivate();
-  func->setAttr("passthrough",
-                moduleBuilder.getArrayAttr(
-                    {moduleBuilder.getStringAttr("noinline")}));
+  func->setAttr("passthrough", moduleBuilder.getArrayAttr(
+                                   {moduleBuilder.getStringAttr("noinline")}));
   Block *body = func.addEntryBlock();
   OpBuilder b = OpBuilder::atBlockBegin(body);
   IRMapping map;
   map.map(args, body->getArguments());
   for (Operation *c : constants)
     b.clone(*c, map);
-  b.clone(*op, map);
-  func::ReturnOp::create(b, op->getLoc());
+  auto ret = func::ReturnOp::create(b, op->getLoc());
 
   OpBuilder callBuilder(op);
   func::CallOp::create(callBuilder, op->getLoc(), func, args);
-  op->erase();
+  op->moveBefore(ret);
+  // Only `op`'s own uses of the captured values change: a walk over `op`,
+  // where replacing each value's uses would scan every use in the entry
+  // point (a constant used by thousands of nests).
+  op->walk([&](Operation *inner) {
+    for (OpOperand &operand : inner->getOpOperands())
+      if (Value inside = map.lookupOrNull(operand.get()))
+        operand.set(inside);
+  });
 }
 
 /// An entry point left with straight-line code only (kernel calls,
