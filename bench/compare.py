@@ -52,8 +52,8 @@ BENCH = os.path.join(ROOT, "bench")
 
 # (model, mode, batch, nnc steps, peer steps, rounds)
 # AlexNet's rows alternate too: on a machine shared with other work, a
-# single round of two steps once read 0.91 s for a forward pass that takes
-# 0.66 to 0.70 s in every other run.
+# single round of two steps once read 0.91 s for a forward pass whose
+# runs on their own averaged 0.67 to 0.73 s in four of five.
 MODELS = [
     ("cifar_mlp", "train", 32, 20, 20, 3),
     ("cifar10_cnn", "train", 128, 5, 5, 3),

@@ -30,7 +30,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <numeric>
 #include <thread>
 
 using namespace llvm;
@@ -84,12 +83,10 @@ SmallString<0> toBitcode(const Module &module) {
   return buffer;
 }
 
-/// A part as bitcode, whether it holds the sequencers, and its estimated
-/// cost.
+/// A part as bitcode, and whether it holds the sequencers.
 struct Part {
   SmallString<0> bitcode;
   bool sequencers = false;
-  uint64_t cost = 0;
 };
 
 /// A function's estimated compile time: its memory accesses. Their address
@@ -137,7 +134,7 @@ void splitByCost(Module &whole, unsigned numParts, std::vector<Part> &parts) {
           auto it = owner.find(value);
           return it != owner.end() && it->second == i;
         });
-    parts.push_back({toBitcode(*part), /*sequencers=*/false, costs[i]});
+    parts.push_back({toBitcode(*part), /*sequencers=*/false});
   }
 }
 
@@ -191,22 +188,14 @@ mlir::LogicalResult nnc::emitObjectsInParallel(mlir::ModuleOp module,
   parts.push_back({toBitcode(*sequencers), /*sequencers=*/true});
   splitByCost(whole, paths.size() - 1, parts);
   std::vector<std::string> errors(parts.size());
-  // Threads take the next part as they finish one, the costliest first.
-  // The sequencers' part (first in `parts`) starts first: compiled without
-  // optimisation, it is nothing for a small model, but 1.6 s of ResNet-50's
-  // training program, which must not run alone at the end.
-  std::vector<size_t> order(parts.size());
-  std::iota(order.begin(), order.end(), 0);
-  llvm::sort(order.begin() + 1, order.end(), [&](size_t x, size_t y) {
-    return parts[x].cost != parts[y].cost ? parts[x].cost > parts[y].cost
-                                          : x < y;
-  });
+  // Threads take the next part as they finish one. The sequencers' part
+  // comes first: compiled without optimisation, it is nothing for a small
+  // model, but 1.6 s of ResNet-50's training program, which must not run
+  // alone at the end; the others have about equal costs.
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t n; (n = next++) < order.size();) {
-      size_t i = order[n];
+    for (size_t i; (i = next++) < parts.size();)
       compilePart(parts[i], options, paths[i], errors[i]);
-    }
   };
   size_t workers = std::min<size_t>(
       parts.size(), std::max(1u, std::thread::hardware_concurrency()));
