@@ -12,7 +12,7 @@
 // CHECK-NOT: linalg.
 // CHECK: scf.forall
 // CHECK: scf.if
-// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, index, index) {
 // CHECK-COUNT-10: vector.fma {{.*}} : vector<8xf32>
 // CHECK: arith.maximumf {{.*}} : vector<8xf32>
 // CHECK: vector.store
@@ -21,7 +21,7 @@
 // CHECK-NOT: linalg.generic
 // CHECK: return
 // AVX512-LABEL: func.func @dense
-// AVX512: iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// AVX512: iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, index, index) {
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
 func.func @dense(%a: memref<50x70xf32>, %b: memref<70x37xf32>, %bias: memref<37xf32>, %d: memref<50x37xf32>) {
@@ -62,7 +62,7 @@ func.func @accumulate(%a: memref<64x600xf32>, %b: memref<600x64xf32>, %c: memref
 // reduced once at the end.
 // CHECK-LABEL: func.func @transposed_b
 // CHECK: scf.forall
-// CHECK: iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// CHECK: iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, index, index) {
 // CHECK-COUNT-9: vector.fma
 // CHECK: vector.reduction <add>
 // CHECK-NOT: linalg.matmul
@@ -303,8 +303,8 @@ func.func @rows_4k_apart(%a: memref<600x1024xf32>, %b: memref<1024x48xf32>, %c: 
 // CHECK: return
 // AVX512-LABEL: func.func @narrow_panel
 // AVX512-NOT: vector.mask
-// AVX512: iter_args({{.*}}) -> (vector<16xf32>{{(, vector<16xf32>){15}[)]}}
-// AVX512: iter_args({{.*}}) -> (vector<16xf32>{{(, vector<16xf32>){7}[)]}}
+// AVX512: iter_args({{.*}}) -> (vector<16xf32>{{(, vector<16xf32>){15}, index, index[)]}}
+// AVX512: iter_args({{.*}}) -> (vector<16xf32>{{(, vector<16xf32>){7}, index, index[)]}}
 // AVX512-NOT: vector.mask
 // AVX512: return
 func.func @narrow_panel(%a: memref<64x32xf32>, %b: memref<32x80xf32>, %c: memref<64x80xf32>) {
@@ -349,5 +349,33 @@ func.func @epilogue_prefetch(%a: memref<256x64xf32>, %b: memref<64x64xf32>, %bia
     linalg.yield %m : f32
   }
   memref.dealloc %c : memref<256x64xf32>
+  return
+}
+
+// -----
+
+// Output rows 27 pixels wide, K's inner loop (5 taps x 8 channels) unrolled.
+// AVX-512 tiles are 9 rows, which divide the width (12 would also divide
+// M): each tile lies in one output row, its rows' addresses are one frozen
+// address per operand (the first row's, divided into its indices) plus
+// constants. AVX2 tiles of 6 rows can cross a row end: each row is addressed
+// on its own. The inner K loop carries A's and B's offsets beside the
+// accumulators.
+// CHECK-LABEL: func.func @rows_in_line
+// CHECK-NOT: llvm.freeze
+// CHECK: scf.for {{.*}} step %c4{{[_0-9]*}} iter_args({{.*}}) -> ({{(vector<8xf32>, ){12}index}}, index)
+// CHECK-NOT: llvm.freeze
+// CHECK: return
+// AVX512-LABEL: func.func @rows_in_line
+// AVX512: scf.for {{.*}} step %c9
+// AVX512-COUNT-2: llvm.freeze
+// AVX512-NOT: arith.divui
+// AVX512: scf.for {{.*}} step %c4{{[_0-9]*}} iter_args({{.*}}) -> ({{(vector<16xf32>, ){18}index}}, index)
+// AVX512-COUNT-72: vector.fma
+func.func @rows_in_line(%x: memref<4x31x31x8xf32>, %w: memref<5x5x8x32xf32>, %y: memref<4x27x27x32xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%y : memref<4x27x27x32xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<4x31x31x8xf32>, memref<5x5x8x32xf32>) outs(%y : memref<4x27x27x32xf32>)
   return
 }

@@ -49,25 +49,35 @@ SmallVector<Value> Emitter::innerLoops(unsigned level, Value aK, Value bK,
     return SmallVector<Value>(loop.getResults());
   }
   // The innermost loop, unrolled; the dot kernel steps a vector at a time.
+  // The loop carries A's and B's offsets, which step by constants: each
+  // unrolled step's addresses are then those offsets plus constants, which
+  // fold into the instructions' addressing without loop strength
+  // reduction (k * 32 for a packed B would otherwise be recomputed from k,
+  // as (k | u) << 7, for every step u).
   int64_t stride = p.kind == GemmPlan::Kind::Dot ? p.lanes : 1;
   int64_t unroll = p.unroll;
-  auto body = [&](Value i, SmallVector<Value> values) {
-    for (int64_t u = 0; u < unroll; ++u) {
-      Value k = add(i, idx(u * stride));
-      values = step(add(aK, mul(k, ca)), add(bK, mul(k, cb)), values);
-    }
+  auto body = [&](Value aAt, Value bAt, SmallVector<Value> values) {
+    for (int64_t u = 0; u < unroll; ++u)
+      values = step(add(aAt, idx(u * stride * ca)),
+                    add(bAt, idx(u * stride * cb)), values);
     return values;
   };
   if (unroll * stride == trip)
-    return body(idx(0), accs);
+    return body(aK, bK, accs);
+  SmallVector<Value> init(accs);
+  init.append({aK, bK});
   auto loop =
-      scf::ForOp::create(b, loc, idx(0), idx(trip), idx(unroll * stride), accs);
+      scf::ForOp::create(b, loc, idx(0), idx(trip), idx(unroll * stride), init);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
-  SmallVector<Value> next = body(loop.getInductionVar(),
-                                 SmallVector<Value>(loop.getRegionIterArgs()));
+  ValueRange carried = loop.getRegionIterArgs();
+  Value aAt = carried[accs.size()], bAt = carried[accs.size() + 1];
+  SmallVector<Value> next =
+      body(aAt, bAt, SmallVector<Value>(carried.take_front(accs.size())));
+  next.append({add(aAt, idx(unroll * stride * ca)),
+               add(bAt, idx(unroll * stride * cb))});
   scf::YieldOp::create(b, loc, next);
-  return SmallVector<Value>(loop.getResults());
+  return SmallVector<Value>(loop.getResults().take_front(accs.size()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -180,9 +190,12 @@ SmallVector<Value> Emitter::tileRows(Value ir) {
   SmallVector<Value> rows;
   Value lastRow = idx(c.m() - 1);
   bool exact = c.m() % p.mr == 0;
+  bool inLine = c.sizes[c.mDims.back()] % p.mr == 0 && p.mc % p.mr == 0;
   for (int64_t r = 0; r < p.mr; ++r) {
     Value row = add(ir, idx(r));
     rows.push_back(exact ? row : minI(row, lastRow));
+    if (inLine)
+      rowInLine[row] = {rows.front(), r};
   }
   return rows;
 }

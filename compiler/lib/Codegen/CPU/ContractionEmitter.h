@@ -13,6 +13,7 @@
 #include "Contraction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -46,6 +47,10 @@ struct Emitter {
   int64_t aRowStride = 0;
   /// The K slice this code sums (plan.kSplit > 1), else null.
   Value slice;
+  /// The rows of tiles in one line (tileRows): each as its tile's first
+  /// row and its offset from it; and the first rows' addresses per access.
+  DenseMap<Value, std::pair<Value, int64_t>> rowInLine;
+  DenseMap<std::pair<const LinearAccess *, Value>, Value> firstRowAddress;
 
   Emitter(OpBuilder &b, const Contraction &c, const GemmPlan &p,
           const Epilogue *epi)
@@ -105,8 +110,27 @@ struct Emitter {
   }
 
   /// offset + the contribution of the M dimensions at flattened row `m`.
+  /// Row r of a tile in one line (tileRows) is its first row's address,
+  /// computed once per access, plus r times the innermost M stride. That
+  /// address is frozen: opaque to LLVM, the tile's loads are one register
+  /// plus constants, and loop strength reduction does not search through
+  /// its chain of divisions for each of them (it spent a third of
+  /// AlexNet's code generation doing so).
   Value rowAddress(const LinearAccess &access, Value m) {
-    return addressOf(access, c.mDims, m, idx(access.offset));
+    auto it = rowInLine.find(m);
+    if (it == rowInLine.end())
+      return addressOf(access, c.mDims, m, idx(access.offset));
+    auto [first, r] = it->second;
+    Value &base = firstRowAddress[{&access, first}];
+    if (!base) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointAfter(first.getDefiningOp());
+      Value address = addressOf(access, c.mDims, first, idx(access.offset));
+      Value bits = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+      bits = LLVM::FreezeOp::create(b, loc, bits);
+      base = arith::IndexCastOp::create(b, loc, b.getIndexType(), bits);
+    }
+    return add(base, idx(r * access.coef[c.mDims.back()]));
   }
 
   /// The contribution of the N dimensions at flattened column `n`.
@@ -195,7 +219,9 @@ struct Emitter {
   // Register tiles
   //===--------------------------------------------------------------------===//
 
-  /// Rows ir .. ir+mr, clamped to C.
+  /// Rows ir .. ir+mr, clamped to C. When mr divides the innermost M
+  /// dimension, a tile (ir a multiple of mr) lies in one line of it, and
+  /// its rows are recorded in rowInLine.
   SmallVector<Value> tileRows(Value ir);
 
   /// Guards a store to row ir + r when the tile may stick out of the block.

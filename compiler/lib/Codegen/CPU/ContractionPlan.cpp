@@ -98,6 +98,29 @@ int64_t evenRows(int64_t m, int64_t most) {
   return best;
 }
 
+/// The fewest accumulators that keep both FMA pipes busy through the FMA
+/// latency, with a margin.
+constexpr int64_t kMinAccumulators = 16;
+
+/// Rows per register tile, at most `most`, for tiles `vectors` vectors
+/// wide. When the micro-kernel's K loop is unrolled, its loads are many
+/// and their addresses matter: the tallest height that divides the
+/// innermost M dimension (an output row of a convolution) and still fills
+/// the FMA pipes makes every tile lie in one line of it, so that its rows
+/// are one address plus constants (Emitter::rowAddress). Else evenRows.
+int64_t tileRows(const Contraction &c, int64_t most, int64_t vectors) {
+  int64_t innerK = c.sizes[c.kDims.back()];
+  bool unrolled = innerK <= 8 || innerK % 2 == 0;
+  int64_t line = c.sizes[c.mDims.back()];
+  int64_t fewest =
+      std::max(ceilDiv(kMinAccumulators, vectors), ceilDiv(most, 2));
+  if (unrolled)
+    for (int64_t mr = most; mr >= fewest; --mr)
+      if (line % mr == 0)
+        return mr;
+  return evenRows(c.m(), most);
+}
+
 /// Units of parallel work wanted: a few per thread.
 constexpr int64_t kWantedBlocks = 16;
 /// The most memory the K slices' copies of C may take.
@@ -202,7 +225,7 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
   if (unitN || plan.packB) {
     plan.kind = GemmPlan::Kind::OuterProduct;
     plan.nr = vectors * lanes;
-    plan.mr = evenRows(c.m(), (regs - vectors - 1) / vectors);
+    plan.mr = tileRows(c, (regs - vectors - 1) / vectors, vectors);
     if (plan.packB) {
       // Rows outer: A's micro-panel (mr x kc) fills L1 and is reused by
       // every panel of the block (the longer K, the fewer passes over C);
