@@ -52,6 +52,17 @@ else:
     lit_config.note("PyTorch not importable by %s: oracle tests are "
                     "unsupported (install python3-torch)" % oracle_python)
 
+# The host runs x86-64-v3 code (AVX2 and FMA): programs tuned for an AVX2
+# machine (`--cpu=x86-64-v3`) run here too, whatever the host's own tuning.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        flags = next((line.split(":", 1)[1].split() for line in cpuinfo
+                      if line.startswith("flags")), [])
+except OSError:
+    flags = []
+if {"avx2", "fma", "bmi2", "movbe"} <= set(flags):
+    config.available_features.add("x86-64-v3")
+
 # A C++ compiler with OpenMP (clang's libomp) links compiled models into test
 # programs.
 import shutil

@@ -66,6 +66,7 @@ def main():
     oracle.add_target_arguments(parser)
     parser.add_argument("--loss-scale", type=float,
                         help="compile with static loss scaling")
+    parser.add_argument("--cpu", help="compile for this CPU (nnc --cpu)")
     parser.add_argument("model")
     args = parser.parse_args()
     name = os.path.basename(args.model)[:-3]
@@ -76,7 +77,8 @@ def main():
     bench = oracle.build(
         args.nnc, args.model, os.path.join(args.work, name + "-bench"),
         args.target, args.precision, args.batch,
-        ["--loss-scale=%g" % args.loss_scale] if args.loss_scale else [])
+        (["--loss-scale=%g" % args.loss_scale] if args.loss_scale else []) +
+        (["--cpu=" + args.cpu] if args.cpu else []))
     batch_seed, fb = tf_models.separated_seed(
         name,
         lambda seed: run_bench(bench, "forward-backward",
