@@ -379,3 +379,38 @@ func.func @rows_in_line(%x: memref<4x31x31x8xf32>, %w: memref<5x5x8x32xf32>, %y:
     ins(%x, %w : memref<4x31x31x8xf32>, memref<5x5x8x32xf32>) outs(%y : memref<4x27x27x32xf32>)
   return
 }
+
+// -----
+
+// A filter gradient of an RGB input: its rows are (tap row, tap column,
+// channel), lines of 3 channels. AVX-512 tiles are 12 rows, four whole
+// lines, each addressed from its first row (one frozen address per line
+// and operand; the first row clamped to the last line, 72, as M = 75 is
+// not a multiple of 12). AVX2 tiles of 5 rows (15 of them make M) cross
+// lines: each row is addressed on its own.
+// CHECK-LABEL: func.func @filter_grad_rgb
+// CHECK-NOT: llvm.freeze
+// CHECK: scf.for {{.*}} step %c5
+// CHECK-NOT: llvm.freeze
+// CHECK: return
+// AVX512-LABEL: func.func @filter_grad_rgb
+// AVX512: scf.for {{.*}} step %c12
+// AVX512: arith.minsi {{.*}}, %c72
+// AVX512-COUNT-8: llvm.freeze
+// AVX512-NOT: arith.divui
+// AVX512: scf.for {{.*}} step %c4{{[_0-9]*}} iter_args({{.*}}) -> ({{(vector<16xf32>, ){24}index}}, index)
+// AVX512-COUNT-96: vector.fma
+#x = affine_map<(kh, kw, ci, co, n, h, w) -> (n, h + kh, w + kw, ci)>
+#dy = affine_map<(kh, kw, ci, co, n, h, w) -> (n, h, w, co)>
+#dw = affine_map<(kh, kw, ci, co, n, h, w) -> (kh, kw, ci, co)>
+func.func @filter_grad_rgb(%x: memref<2x36x36x3xf32>, %dy: memref<2x32x32x32xf32>, %dw: memref<5x5x3x32xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%dw : memref<5x5x3x32xf32>)
+  linalg.generic {indexing_maps = [#x, #dy, #dw], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %dy : memref<2x36x36x3xf32>, memref<2x32x32x32xf32>) outs(%dw : memref<5x5x3x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -40,6 +40,11 @@ std::optional<LinearAccess> linearAccess(mlir::Value buffer,
                                          mlir::AffineMap map,
                                          llvm::ArrayRef<int64_t> sizes);
 
+/// The most groups of rows in one line a tile addresses by their first
+/// rows' addresses (GemmPlan::mr, Emitter::lineGroup): beyond that, their
+/// frozen addresses take more registers than the divisions they save.
+constexpr int64_t kMaxLineGroups = 4;
+
 /// C[m, n] (+)= sum_k A[m, k] * B[k, n].
 struct Contraction {
   mutable mlir::linalg::LinalgOp op;

@@ -188,16 +188,40 @@ void Emitter::byPhase(Value blockIndex, int64_t numBlocks,
 /// Rows ir .. ir+mr, clamped to C.
 SmallVector<Value> Emitter::tileRows(Value ir) {
   SmallVector<Value> rows;
+  int64_t group = lineGroup();
+  if (group) {
+    // Each group's first row is clamped to the last group of C (M is
+    // whole lines), so that the rows past C read inside it.
+    for (int64_t r = 0; r < p.mr; r += group) {
+      Value first = add(ir, idx(r));
+      if (c.m() % p.mr != 0)
+        first = minI(first, idx(c.m() - group));
+      for (int64_t i = 0; i < group; ++i) {
+        Value row = i == 0 ? first : add(first, idx(i));
+        rowInLine[row] = {first, i};
+        rows.push_back(row);
+      }
+    }
+    return rows;
+  }
   Value lastRow = idx(c.m() - 1);
   bool exact = c.m() % p.mr == 0;
-  bool inLine = c.sizes[c.mDims.back()] % p.mr == 0 && p.mc % p.mr == 0;
   for (int64_t r = 0; r < p.mr; ++r) {
     Value row = add(ir, idx(r));
     rows.push_back(exact ? row : minI(row, lastRow));
-    if (inLine)
-      rowInLine[row] = {rows.front(), r};
   }
   return rows;
+}
+
+int64_t Emitter::lineGroup() {
+  int64_t line = c.sizes[c.mDims.back()];
+  if (p.mc % p.mr != 0)
+    return 0;
+  if (line % p.mr == 0)
+    return p.mr;
+  if (p.mr % line == 0 && line > 1 && p.mr / line <= kMaxLineGroups)
+    return line;
+  return 0;
 }
 
 /// Guards a store to row ir + r when the tile may stick out of the block.

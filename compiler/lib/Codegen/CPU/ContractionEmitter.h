@@ -47,7 +47,7 @@ struct Emitter {
   int64_t aRowStride = 0;
   /// The K slice this code sums (plan.kSplit > 1), else null.
   Value slice;
-  /// The rows of tiles in one line (tileRows): each as its tile's first
+  /// The rows of groups in one line (tileRows): each as its group's first
   /// row and its offset from it; and the first rows' addresses per access.
   DenseMap<Value, std::pair<Value, int64_t>> rowInLine;
   DenseMap<std::pair<const LinearAccess *, Value>, Value> firstRowAddress;
@@ -110,11 +110,11 @@ struct Emitter {
   }
 
   /// offset + the contribution of the M dimensions at flattened row `m`.
-  /// Row r of a tile in one line (tileRows) is its first row's address,
-  /// computed once per access, plus r times the innermost M stride. That
-  /// address is frozen: opaque to LLVM, the tile's loads are one register
-  /// plus constants, and loop strength reduction does not search through
-  /// its chain of divisions for each of them (it spent a third of
+  /// Row i of a group in one line (tileRows) is the group's first row's
+  /// address, computed once per access, plus i times the innermost M
+  /// stride. That address is frozen: opaque to LLVM, the group's loads are
+  /// one register plus constants, and loop strength reduction does not search
+  /// through its chain of divisions for each of them (it spent a third of
   /// AlexNet's code generation doing so).
   Value rowAddress(const LinearAccess &access, Value m) {
     auto it = rowInLine.find(m);
@@ -219,10 +219,16 @@ struct Emitter {
   // Register tiles
   //===--------------------------------------------------------------------===//
 
-  /// Rows ir .. ir+mr, clamped to C. When mr divides the innermost M
-  /// dimension, a tile (ir a multiple of mr) lies in one line of it, and
-  /// its rows are recorded in rowInLine.
+  /// Rows ir .. ir+mr, clamped to C. Rows in groups that each lie in one
+  /// line of the innermost M dimension (lineGroup) are recorded in
+  /// rowInLine.
   SmallVector<Value> tileRows(Value ir);
+
+  /// How many consecutive rows of a tile (ir a multiple of mr) lie in one
+  /// line of the innermost M dimension: the whole tile when mr divides
+  /// the line, each line's rows when the line divides mr (a few lines per
+  /// tile: a filter gradient's rows of 3 input channels), else 0.
+  int64_t lineGroup();
 
   /// Guards a store to row ir + r when the tile may stick out of the block.
   void guardedRow(Value ir, int64_t r, Value mEnd, function_ref<void()> fn);

@@ -104,20 +104,26 @@ constexpr int64_t kMinAccumulators = 16;
 
 /// Rows per register tile, at most `most`, for tiles `vectors` vectors
 /// wide. When the micro-kernel's K loop is unrolled, its loads are many
-/// and their addresses matter: the tallest height that divides the
-/// innermost M dimension (an output row of a convolution) and still fills
-/// the FMA pipes makes every tile lie in one line of it, so that its rows
-/// are one address plus constants (Emitter::rowAddress). Else evenRows.
+/// and their addresses matter: the tallest height that still fills the
+/// FMA pipes and divides the innermost M dimension (an output row of a
+/// convolution), else the tallest that is a few whole lines of it (a
+/// filter gradient's 3 input channels), lets a tile's rows be addressed
+/// in groups that each lie in one line: one address per group plus
+/// constants (Emitter::lineGroup). Else evenRows.
 int64_t tileRows(const Contraction &c, int64_t most, int64_t vectors) {
   int64_t innerK = c.sizes[c.kDims.back()];
   bool unrolled = innerK <= 8 || innerK % 2 == 0;
   int64_t line = c.sizes[c.mDims.back()];
   int64_t fewest =
       std::max(ceilDiv(kMinAccumulators, vectors), ceilDiv(most, 2));
-  if (unrolled)
-    for (int64_t mr = most; mr >= fewest; --mr)
-      if (line % mr == 0)
-        return mr;
+  if (!unrolled || c.m() <= most)
+    return evenRows(c.m(), most);
+  for (int64_t mr = most; mr >= fewest; --mr)
+    if (line % mr == 0)
+      return mr;
+  for (int64_t mr = most; mr >= fewest; --mr)
+    if (line > 1 && mr % line == 0 && mr / line <= kMaxLineGroups)
+      return mr;
   return evenRows(c.m(), most);
 }
 

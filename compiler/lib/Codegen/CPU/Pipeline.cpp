@@ -68,9 +68,9 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   // expand-strided-metadata makes affine.apply of the vector code's
   // subviews, hence the second lower-affine. Allocations call the
   // runtime's _mlir_memref_to_llvm_alloc (runtime/lib/Alloc.cpp), which
-  // reports running out of memory instead of returning null. The passes that only rewrite
-  // inside a function run on every function in parallel (func.func(...));
-  // those that add module-level symbols run on the module.
+  // reports running out of memory instead of returning null. The passes that
+  // only rewrite inside a function run on every function in parallel
+  // (func.func(...)); those that add module-level symbols run on the module.
   addUpstream(pm,
               "func.func(canonicalize,convert-vector-to-scf{full-unroll=true}),"
               "convert-scf-to-openmp,"
