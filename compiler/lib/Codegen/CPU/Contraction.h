@@ -40,11 +40,6 @@ std::optional<LinearAccess> linearAccess(mlir::Value buffer,
                                          mlir::AffineMap map,
                                          llvm::ArrayRef<int64_t> sizes);
 
-/// The most groups of rows in one line a tile addresses by their first
-/// rows' addresses (GemmPlan::mr, Emitter::lineGroup): beyond that, their
-/// frozen addresses take more registers than the divisions they save.
-constexpr int64_t kMaxLineGroups = 4;
-
 /// C[m, n] (+)= sum_k A[m, k] * B[k, n].
 struct Contraction {
   mutable mlir::linalg::LinalgOp op;
@@ -136,6 +131,13 @@ int64_t innerTrip(const Contraction &c, const GemmPlan &plan, unsigned level);
 /// whole of K, before any split among slices).
 llvm::SmallVector<std::pair<unsigned, int64_t>>
 blockLoops(const Contraction &c, const GemmPlan &plan);
+
+/// How many consecutive rows of an `mr`-row tile starting at a multiple
+/// of mr lie in one line of `c`'s innermost M dimension: the whole tile
+/// when mr divides the line, each line's rows when the line divides mr (a
+/// few lines per tile: a filter gradient's rows of 3 input channels), else
+/// 0. Each such group is addressed from its first row (Emitter::rowAddress).
+int64_t lineGroup(const Contraction &c, int64_t mr);
 
 /// The plan for `c` on `target`, or nullopt when no kernel fits.
 std::optional<GemmPlan> planContraction(const Contraction &c,

@@ -188,7 +188,8 @@ void Emitter::byPhase(Value blockIndex, int64_t numBlocks,
 /// Rows ir .. ir+mr, clamped to C.
 SmallVector<Value> Emitter::tileRows(Value ir) {
   SmallVector<Value> rows;
-  int64_t group = lineGroup();
+  // Tiles start at multiples of mr when the blocks do.
+  int64_t group = p.mc % p.mr == 0 ? lineGroup(c, p.mr) : 0;
   if (group) {
     // Each group's first row is clamped to the last group of C (M is
     // whole lines), so that the rows past C read inside it.
@@ -211,17 +212,6 @@ SmallVector<Value> Emitter::tileRows(Value ir) {
     rows.push_back(exact ? row : minI(row, lastRow));
   }
   return rows;
-}
-
-int64_t Emitter::lineGroup() {
-  int64_t line = c.sizes[c.mDims.back()];
-  if (p.mc % p.mr != 0)
-    return 0;
-  if (line % p.mr == 0)
-    return p.mr;
-  if (p.mr % line == 0 && line > 1 && p.mr / line <= kMaxLineGroups)
-    return line;
-  return 0;
 }
 
 /// Guards a store to row ir + r when the tile may stick out of the block.

@@ -224,12 +224,6 @@ struct Emitter {
   /// rowInLine.
   SmallVector<Value> tileRows(Value ir);
 
-  /// How many consecutive rows of a tile (ir a multiple of mr) lie in one
-  /// line of the innermost M dimension: the whole tile when mr divides
-  /// the line, each line's rows when the line divides mr (a few lines per
-  /// tile: a filter gradient's rows of 3 input channels), else 0.
-  int64_t lineGroup();
-
   /// Guards a store to row ir + r when the tile may stick out of the block.
   void guardedRow(Value ir, int64_t r, Value mEnd, function_ref<void()> fn);
 

@@ -102,6 +102,11 @@ int64_t evenRows(int64_t m, int64_t most) {
 /// latency, with a margin.
 constexpr int64_t kMinAccumulators = 16;
 
+/// The most groups of rows in one line a tile addresses by their first
+/// rows' addresses: beyond that, their frozen addresses take more
+/// registers than the divisions they save.
+constexpr int64_t kMaxLineGroups = 4;
+
 /// Rows per register tile, at most `most`, for tiles `vectors` vectors
 /// wide. When the micro-kernel's K loop is unrolled, its loads are many
 /// and their addresses matter: the tallest height that still fills the
@@ -109,20 +114,19 @@ constexpr int64_t kMinAccumulators = 16;
 /// convolution), else the tallest that is a few whole lines of it (a
 /// filter gradient's 3 input channels), lets a tile's rows be addressed
 /// in groups that each lie in one line: one address per group plus
-/// constants (Emitter::lineGroup). Else evenRows.
-int64_t tileRows(const Contraction &c, int64_t most, int64_t vectors) {
+/// constants (lineGroup). Else evenRows.
+int64_t tileHeight(const Contraction &c, int64_t most, int64_t vectors) {
   int64_t innerK = c.sizes[c.kDims.back()];
   bool unrolled = innerK <= 8 || innerK % 2 == 0;
-  int64_t line = c.sizes[c.mDims.back()];
   int64_t fewest =
       std::max(ceilDiv(kMinAccumulators, vectors), ceilDiv(most, 2));
   if (!unrolled || c.m() <= most)
     return evenRows(c.m(), most);
   for (int64_t mr = most; mr >= fewest; --mr)
-    if (line % mr == 0)
+    if (lineGroup(c, mr) == mr)
       return mr;
   for (int64_t mr = most; mr >= fewest; --mr)
-    if (line > 1 && mr % line == 0 && mr / line <= kMaxLineGroups)
+    if (lineGroup(c, mr))
       return mr;
   return evenRows(c.m(), most);
 }
@@ -194,6 +198,15 @@ void spreadBlocks(const Contraction &c, GemmPlan &plan) {
 }
 } // namespace
 
+int64_t nnc::cpu::lineGroup(const Contraction &c, int64_t mr) {
+  int64_t line = c.sizes[c.mDims.back()];
+  if (line % mr == 0)
+    return mr;
+  if (line > 1 && mr % line == 0 && mr / line <= kMaxLineGroups)
+    return line;
+  return 0;
+}
+
 int64_t nnc::cpu::innerTrip(const Contraction &c, const GemmPlan &plan,
                             unsigned level) {
   bool chunked = plan.chunk && level == plan.numBlockDims;
@@ -231,7 +244,7 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
   if (unitN || plan.packB) {
     plan.kind = GemmPlan::Kind::OuterProduct;
     plan.nr = vectors * lanes;
-    plan.mr = tileRows(c, (regs - vectors - 1) / vectors, vectors);
+    plan.mr = tileHeight(c, (regs - vectors - 1) / vectors, vectors);
     if (plan.packB) {
       // Rows outer: A's micro-panel (mr x kc) fills L1 and is reused by
       // every panel of the block (the longer K, the fewer passes over C);

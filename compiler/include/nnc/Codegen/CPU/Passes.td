@@ -24,9 +24,10 @@ def ContractionsPass : Pass<"nnc-cpu-contractions", "::mlir::func::FuncOp"> {
     - register tiles of `mr` x `nr` accumulators: outer products (`mr`
       broadcasts of A times an `nr`-wide row of B) when B is unit-stride
       along n, dot products along k when A and B are unit-stride along k;
-      a tile whose rows lie in one line of the innermost m dimension reads
-      them at one address (an `llvm.freeze`, opaque to LLVM's loop
-      strength reduction) plus constants;
+      a tile whose rows lie in one line of the innermost m dimension (or
+      in a few whole lines) reads each line's rows at one address (an
+      `llvm.freeze`, opaque to LLVM's loop strength reduction) plus
+      constants;
     - stores that write C in the first K block, add to it in later ones and,
       in the last, apply C's elementwise consumer (bias and activation, an
       activation gradient, an optimizer update), which is then removed.
