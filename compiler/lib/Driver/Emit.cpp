@@ -20,7 +20,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -82,32 +81,6 @@ nnc::createTargetMachine(const nnc::CodegenOptions &options) {
   return machine;
 }
 
-/// The size in bytes of the host's data cache at `level`, or 0.
-static int64_t hostCacheBytes(int level) {
-  for (int index = 0; index < 8; ++index) {
-    std::string dir =
-        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
-    auto read = [&](const char *file) -> std::string {
-      auto buffer = MemoryBuffer::getFile(dir + "/" + file);
-      return buffer ? (*buffer)->getBuffer().trim().str() : "";
-    };
-    std::string type = read("type");
-    if (type.empty())
-      break;
-    if (read("level") != std::to_string(level) || type == "Instruction")
-      continue;
-    std::string text = read("size");
-    StringRef size = text;
-    int64_t scale = size.consume_back("K")   ? 1024
-                    : size.consume_back("M") ? 1024 * 1024
-                                             : 1;
-    int64_t value;
-    if (!size.getAsInteger(10, value))
-      return value * scale;
-  }
-  return 0;
-}
-
 mlir::LogicalResult nnc::checkTargetCPU(const CodegenOptions &options) {
   return mlir::success(createTargetMachine(options) != nullptr);
 }
@@ -121,17 +94,11 @@ nnc::cpu::CPUTuning nnc::describeCPU(const CodegenOptions &options) {
   if (info->checkFeatures("+avx512f")) {
     tuning.vectorBits = 512;
     tuning.vectorRegisters = 32;
-    tuning.l2Bytes = 1024 * 1024;
+    tuning.l2Bytes = 1024 * 1024; // Emit.h: nominal, not the host's
   } else if (info->checkFeatures("+avx")) {
     tuning.vectorBits = 256;
   } else {
     tuning.vectorBits = 128;
-  }
-  if (options.cpu.empty()) {
-    if (int64_t l1 = hostCacheBytes(1))
-      tuning.l1Bytes = l1;
-    if (int64_t l2 = hostCacheBytes(2))
-      tuning.l2Bytes = l2;
   }
   return tuning;
 }

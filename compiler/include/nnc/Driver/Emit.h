@@ -30,9 +30,12 @@ struct CodegenOptions {
 /// reported here, before any work).
 mlir::LogicalResult checkTargetCPU(const CodegenOptions &options);
 
-/// The vector registers and caches of the target CPU: the host's when
-/// `options` names no CPU (caches read from sysfs), else what LLVM knows of
-/// the named CPU and features (caches at common sizes).
+/// The vector registers and caches of the target CPU: its vector width and
+/// registers from LLVM (the host's when `options` names no CPU), its caches
+/// at nominal sizes for that width (32 KiB of L1; 512 KiB of L2 with AVX2,
+/// 1 MiB with AVX-512). The contraction planner's blocks fill fixed shares
+/// of those; on an Intel Xeon with 48 KiB and 2 MiB, blocks sized from the
+/// true caches ran a matrix product of 4096 in 0.66 s instead of 0.50 s.
 cpu::CPUTuning describeCPU(const CodegenOptions &options);
 
 /// Writes `module` (in the LLVM dialect) as `stage`, which must be one of
