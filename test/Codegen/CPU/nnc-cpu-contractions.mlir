@@ -358,11 +358,13 @@ func.func @epilogue_prefetch(%a: memref<256x64xf32>, %b: memref<64x64xf32>, %bia
 // AVX-512 tiles are 9 rows, which divide the width (12 would also divide
 // M): each tile lies in one output row, its rows' addresses are one frozen
 // address per operand (the first row's, divided into its indices) plus
-// constants. AVX2 tiles of 6 rows can cross a row end: each row is addressed
-// on its own. The inner K loop carries A's and B's offsets beside the
-// accumulators.
+// constants. AVX2 tiles of 6 rows can cross a row end, but their halves
+// cannot (3 divides 27): two frozen addresses per operand. The inner K loop
+// carries A's and B's offsets beside the accumulators.
 // CHECK-LABEL: func.func @rows_in_line
-// CHECK-NOT: llvm.freeze
+// CHECK: scf.for {{.*}} step %c6
+// CHECK-COUNT-4: llvm.freeze
+// CHECK-NOT: arith.divui
 // CHECK: scf.for {{.*}} step %c4{{[_0-9]*}} iter_args({{.*}}) -> ({{(vector<8xf32>, ){12}index}}, index)
 // CHECK-NOT: llvm.freeze
 // CHECK: return
@@ -383,14 +385,18 @@ func.func @rows_in_line(%x: memref<4x31x31x8xf32>, %w: memref<5x5x8x32xf32>, %y:
 // -----
 
 // A filter gradient of an RGB input: its rows are (tap row, tap column,
-// channel), lines of 3 channels. AVX-512 tiles are 12 rows, four whole
-// lines, each addressed from its first row (one frozen address per line
-// and operand; the first row clamped to the last line, 72, as M = 75 is
-// not a multiple of 12). AVX2 tiles of 5 rows (15 of them make M) cross
-// lines: each row is addressed on its own.
+// channel). The channels of a tap row's 5 columns are 15 consecutive
+// pixels of the image, and 15 consecutive elements of the gradient: lines
+// of 15 rows. AVX-512 tiles are 12 rows, four groups of 3 that each lie in
+// a line, each addressed from its first row (one frozen address per group
+// and operand; the first row clamped to the last group, 72, as M = 75 is
+// not a multiple of 12). AVX2 tiles of 5 rows (15 of them make M) lie in a
+// line: one frozen address per operand.
 // CHECK-LABEL: func.func @filter_grad_rgb
-// CHECK-NOT: llvm.freeze
 // CHECK: scf.for {{.*}} step %c5
+// CHECK-COUNT-2: llvm.freeze
+// CHECK-NOT: arith.divui
+// CHECK: scf.for {{.*}} step %c4{{[_0-9]*}} iter_args
 // CHECK-NOT: llvm.freeze
 // CHECK: return
 // AVX512-LABEL: func.func @filter_grad_rgb
@@ -407,6 +413,50 @@ func.func @filter_grad_rgb(%x: memref<2x36x36x3xf32>, %dy: memref<2x32x32x32xf32
   %cst = arith.constant 0.0 : f32
   linalg.fill ins(%cst : f32) outs(%dw : memref<5x5x3x32xf32>)
   linalg.generic {indexing_maps = [#x, #dy, #dw], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %dy : memref<2x36x36x3xf32>, memref<2x32x32x32xf32>) outs(%dw : memref<5x5x3x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A filter gradient of 32 input channels, 9-pixel output rows. Its rows
+// (tap row, tap column, channel) are 10 consecutive channels of a pixel
+// (AVX-512; 5 with AVX2), its k steps (batch, row, column) a pixel apart.
+// Each tile's rows are first copied k-major, one vector per k (masked to
+// the rows), into a copy of the thread's: 162 k steps of 10 rows, a vector
+// of padding. The kernel's K loops (2 x 9 x 9) are one over that copy and
+// B's panels, unrolled by 4, the last 2 steps after it.
+// CHECK-LABEL: func.func @filter_grad_panel
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<818xf32>
+// CHECK: vector.maskedload
+// CHECK: vector.store
+// CHECK: scf.for {{.*}} = %c0{{[_0-9]*}} to %c160{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args({{.*}}) -> ({{(vector<8xf32>, ){10}index}}, index)
+// CHECK-COUNT-40: vector.fma
+// CHECK: }
+// CHECK-COUNT-20: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK: return
+// AVX512-LABEL: func.func @filter_grad_panel
+// AVX512: memref.alloca() {alignment = 64 : i64} : memref<1636xf32>
+// AVX512: vector.maskedload
+// AVX512: vector.store
+// AVX512: scf.for {{.*}} = %c0{{[_0-9]*}} to %c160{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args({{.*}}) -> ({{(vector<16xf32>, ){20}index}}, index)
+// AVX512-COUNT-80: vector.fma
+// AVX512: }
+// AVX512-COUNT-40: vector.fma
+// AVX512-NOT: vector.fma
+// AVX512: return
+#xp = affine_map<(kh, kw, ci, co, n, h, w) -> (n, h + kh, w + kw, ci)>
+#dyp = affine_map<(kh, kw, ci, co, n, h, w) -> (n, h, w, co)>
+#dwp = affine_map<(kh, kw, ci, co, n, h, w) -> (kh, kw, ci, co)>
+func.func @filter_grad_panel(%x: memref<2x13x13x32xf32>, %dy: memref<2x9x9x64xf32>, %dw: memref<5x5x32x64xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%dw : memref<5x5x32x64xf32>)
+  linalg.generic {indexing_maps = [#xp, #dyp, #dwp], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %dy : memref<2x13x13x32xf32>, memref<2x9x9x64xf32>) outs(%dw : memref<5x5x32x64xf32>) {
   ^bb0(%a: f32, %b: f32, %o: f32):
     %p = arith.mulf %a, %b : f32
     %s = arith.addf %o, %p : f32

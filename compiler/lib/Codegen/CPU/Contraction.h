@@ -96,19 +96,28 @@ struct GemmPlan {
   /// block loop too.
   unsigned numBlockDims = 0;
   int64_t chunk = 0;
-  int64_t unroll = 1; ///< innermost k loop unrolling
+  /// The innermost K loop's unrolling; the steps past a multiple of it
+  /// follow the loop (A copied k-major), else it divides the trip count.
+  int64_t unroll = 1;
   /// B is first copied into nr-wide panels, [N/nr][K][nr] with K in the
   /// kernel's order and the last panel padded with zeros, so the kernel
   /// reads it contiguously whatever its layout (worth it when many rows of
   /// C reuse it). The tiles of a block then run rows outer, panels inner:
   /// A's rows stay in L1 while B's block stays in L2.
   bool packB = false;
-  /// Each register tile's rows of A are first copied, for the K block, into
-  /// a buffer of the thread's with rows one cache line more than K apart
-  /// (B packed, A unit-stride along the innermost K dimension). For rows a
-  /// multiple of 4 KiB apart (K = 1024 or 2048 in a 1x1 convolution), which
-  /// all fall in the same set of L1 and evict each other between k steps.
-  bool packA = false;
+  /// How each register tile's rows of A are first copied, for the K block,
+  /// into a buffer of the thread's (B packed):
+  /// - Rows: row by row, rows one cache line more than K apart (A
+  ///   unit-stride along the innermost K dimension). For rows a multiple of
+  ///   4 KiB apart (K = 1024 or 2048 in a 1x1 convolution), which all fall
+  ///   in the same set of L1 and evict each other between k steps.
+  /// - Panel: k by k, each k's mr elements side by side, one vector (the
+  ///   tile's rows consecutive in A, at most a vector of them). For a
+  ///   filter gradient, whose rows are input channels and whose k steps
+  ///   are pixels: in place, each k step reads a few elements from one or
+  ///   two cache lines of its own, and the K block's lines do not stay in
+  ///   L1 while the tile's panels of B pass.
+  enum class PackA { None, Rows, Panel } packA = PackA::None;
   /// The C blocks go columns outer: a thread's consecutive blocks share B's
   /// column block, which stays in the caches while the rows of A stream
   /// past it (B packed, N a multiple of nc so the shares stay equal).
@@ -126,18 +135,32 @@ struct GemmPlan {
 /// plan.numBlockDims): the chunk for the first one when K is chunked.
 int64_t innerTrip(const Contraction &c, const GemmPlan &plan, unsigned level);
 
+/// The trip count of the micro-kernel's innermost K loop: the K loops
+/// inside it are one when A is copied k-major, as that copy and B's
+/// packed panels are dense in them.
+int64_t kernelTrip(const Contraction &c, const GemmPlan &plan);
+
 /// The K block loops around the register tiles, outer to inner: each one's
 /// K dimension and trip count, the chunk loop last when K is chunked (the
 /// whole of K, before any split among slices).
 llvm::SmallVector<std::pair<unsigned, int64_t>>
 blockLoops(const Contraction &c, const GemmPlan &plan);
 
+/// The length of the lines of C's rows in `access`: the rows from a
+/// multiple of it on lie at the first one's address plus multiples of the
+/// innermost M stride. That is the innermost M dimension, with the next
+/// ones out as long as their strides chain: a filter gradient's rows
+/// (kernel column, input channel) read consecutive pixels of an NHWC image.
+int64_t linearRows(const Contraction &c, const LinearAccess &access);
+
 /// How many consecutive rows of an `mr`-row tile starting at a multiple
-/// of mr lie in one line of `c`'s innermost M dimension: the whole tile
-/// when mr divides the line, each line's rows when the line divides mr (a
-/// few lines per tile: a filter gradient's rows of 3 input channels), else
-/// 0. Each such group is addressed from its first row (Emitter::rowAddress).
-int64_t lineGroup(const Contraction &c, int64_t mr);
+/// of mr lie in one line of A, of C and of `more` (linearRows): the whole
+/// tile when mr divides the line; else, in a tile of at most a few groups,
+/// their greatest common divisor (a filter gradient's rows of 3 input
+/// channels, 4 per tile); else 0. Each such group is addressed from its
+/// first row (Emitter::rowAddress).
+int64_t lineGroup(const Contraction &c, int64_t mr,
+                  llvm::ArrayRef<LinearAccess> more = {});
 
 /// The plan for `c` on `target`, or nullopt when no kernel fits.
 std::optional<GemmPlan> planContraction(const Contraction &c,

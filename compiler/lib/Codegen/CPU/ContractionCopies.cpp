@@ -87,6 +87,20 @@ void Emitter::packA(Value ir, Value aK) {
     return forOp.getInductionVar();
   };
   OpBuilder::InsertionGuard guard(b);
+  if (p.packA == GemmPlan::PackA::Panel) {
+    // The tile's rows are consecutive in A: one vector of them per k,
+    // stored whole (the next k's overwrites what lies past the rows).
+    Value src = add(rowAddress(c.a, ir), aK), dst = idx(0);
+    for (unsigned level = p.numBlockDims; level < c.kDims.size(); ++level) {
+      unsigned d = c.kDims[level];
+      Value i = loop(innerTrip(c, p, level), 1);
+      src = add(src, mul(i, c.a.coef[d]));
+      dst = add(dst, mul(i, aCoef[d]));
+    }
+    Value rows = p.mr == p.lanes ? Value() : mask(idx(p.mr), 0);
+    storeVec(loadVec(aFlat, src, rows), aTile, dst, Value());
+    return;
+  }
   Value r = loop(p.mr, 1);
   Value row = add(ir, r);
   if (c.m() % p.mr != 0)

@@ -33,9 +33,12 @@ using namespace nnc::cpu::emit;
 /// from `level`, carrying the accumulators.
 SmallVector<Value> Emitter::innerLoops(unsigned level, Value aK, Value bK,
                                        SmallVector<Value> accs, Step step) {
-  unsigned d = c.kDims[level];
-  bool innermost = level + 1 == c.kDims.size();
-  int64_t trip = innerTrip(c, p, level);
+  // A k-major copy of A and B's panels are dense in the kernel's K
+  // iterations: one loop over them all, with the innermost strides.
+  bool flat = p.packA == GemmPlan::PackA::Panel;
+  bool innermost = flat || level + 1 == c.kDims.size();
+  unsigned d = innermost ? c.kDims.back() : c.kDims[level];
+  int64_t trip = flat ? kernelTrip(c, p) : innerTrip(c, p, level);
   int64_t ca = aCoef[d], cb = bAccess.coef[d];
   if (!innermost) {
     auto loop = scf::ForOp::create(b, loc, idx(0), idx(trip), idx(1), accs);
@@ -56,28 +59,35 @@ SmallVector<Value> Emitter::innerLoops(unsigned level, Value aK, Value bK,
   // as (k | u) << 7, for every step u).
   int64_t stride = p.kind == GemmPlan::Kind::Dot ? p.lanes : 1;
   int64_t unroll = p.unroll;
-  auto body = [&](Value aAt, Value bAt, SmallVector<Value> values) {
-    for (int64_t u = 0; u < unroll; ++u)
+  auto body = [&](Value aAt, Value bAt, SmallVector<Value> values,
+                  int64_t steps) {
+    for (int64_t u = 0; u < steps; ++u)
       values = step(add(aAt, idx(u * stride * ca)),
                     add(bAt, idx(u * stride * cb)), values);
     return values;
   };
   if (unroll * stride == trip)
-    return body(aK, bK, accs);
+    return body(aK, bK, accs, unroll);
+  int64_t whole = trip - trip % (unroll * stride);
   SmallVector<Value> init(accs);
   init.append({aK, bK});
-  auto loop =
-      scf::ForOp::create(b, loc, idx(0), idx(trip), idx(unroll * stride), init);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  ValueRange carried = loop.getRegionIterArgs();
-  Value aAt = carried[accs.size()], bAt = carried[accs.size() + 1];
-  SmallVector<Value> next =
-      body(aAt, bAt, SmallVector<Value>(carried.take_front(accs.size())));
-  next.append({add(aAt, idx(unroll * stride * ca)),
-               add(bAt, idx(unroll * stride * cb))});
-  scf::YieldOp::create(b, loc, next);
-  return SmallVector<Value>(loop.getResults().take_front(accs.size()));
+  auto loop = scf::ForOp::create(b, loc, idx(0), idx(whole),
+                                 idx(unroll * stride), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    ValueRange carried = loop.getRegionIterArgs();
+    Value aAt = carried[accs.size()], bAt = carried[accs.size() + 1];
+    SmallVector<Value> next = body(
+        aAt, bAt, SmallVector<Value>(carried.take_front(accs.size())), unroll);
+    next.append({add(aAt, idx(unroll * stride * ca)),
+                 add(bAt, idx(unroll * stride * cb))});
+    scf::YieldOp::create(b, loc, next);
+  }
+  SmallVector<Value> out(loop.getResults().take_front(accs.size()));
+  // The steps past the last whole unrolled group.
+  return body(loop.getResult(accs.size()), loop.getResult(accs.size() + 1), out,
+              (trip - whole) / stride);
 }
 
 //===----------------------------------------------------------------------===//
@@ -189,7 +199,12 @@ void Emitter::byPhase(Value blockIndex, int64_t numBlocks,
 SmallVector<Value> Emitter::tileRows(Value ir) {
   SmallVector<Value> rows;
   // Tiles start at multiples of mr when the blocks do.
-  int64_t group = p.mc % p.mr == 0 ? lineGroup(c, p.mr) : 0;
+  SmallVector<LinearAccess> epilogueAccesses;
+  if (epi) {
+    epilogueAccesses.append(epi->inputs);
+    epilogueAccesses.push_back(epi->dest);
+  }
+  int64_t group = p.mc % p.mr == 0 ? lineGroup(c, p.mr, epilogueAccesses) : 0;
   if (group) {
     // Each group's first row is clamped to the last group of C (M is
     // whole lines), so that the rows past C read inside it.
@@ -422,10 +437,10 @@ void Emitter::emitBlocks(Value partial) {
         Value mEnd = minI(add(m0, idx(p.mc)), idx(m));
         Value nEnd = minI(add(n0, idx(p.nc)), idx(n));
         int64_t blocks = numBlocks();
-        if (p.packA)
-          aTile = memref::AllocaOp::create(
-              b, loc, MemRefType::get({p.mr * aRowStride}, f32),
-              b.getI64IntegerAttr(64));
+        if (p.packA != GemmPlan::PackA::None)
+          aTile = memref::AllocaOp::create(b, loc,
+                                           MemRefType::get({aTileSize}, f32),
+                                           b.getI64IntegerAttr(64));
         forEachBlock([&](Value aK, Value bK, Value blockIndex) {
           auto loop = [&](Value lo, Value hi, int64_t step,
                           function_ref<void(Value)> body) {

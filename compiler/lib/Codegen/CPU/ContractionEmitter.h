@@ -41,10 +41,11 @@ struct Emitter {
   int64_t bPanelScale = 1;
   /// How the micro-kernel steps through A along each K dimension: A's own
   /// strides, or, with plan.packA, those of the tile's copy `aTile` (rows
-  /// `aRowStride` apart), set while its tiles are emitted.
+  /// `aRowStride` apart, `aTileSize` elements), set while its tiles are
+  /// emitted.
   SmallVector<int64_t> aCoef;
   Value aTile;
-  int64_t aRowStride = 0;
+  int64_t aRowStride = 0, aTileSize = 0;
   /// The K slice this code sums (plan.kSplit > 1), else null.
   Value slice;
   /// The rows of groups in one line (tileRows): each as its group's first
@@ -57,16 +58,20 @@ struct Emitter {
       : b(b), loc(c.op->getLoc()), c(c), p(p), epi(epi), f32(b.getF32Type()),
         vec(VectorType::get({p.lanes}, b.getF32Type())), bAccess(c.b),
         aCoef(c.a.coef) {
-    if (!p.packA)
+    if (p.packA == GemmPlan::PackA::None)
       return;
-    // The copy holds the micro-kernel's K iterations in its order, padded
-    // by a cache line so that consecutive rows fall in different sets.
-    int64_t inner = 1;
+    // The copy holds the micro-kernel's K iterations in its order: each
+    // row's padded by a cache line so that consecutive rows fall in
+    // different sets, or each k's rows side by side (a vector stored for
+    // each, which may run a vector past the last).
+    bool panel = p.packA == GemmPlan::PackA::Panel;
+    int64_t inner = panel ? p.mr : 1;
     for (unsigned level = c.kDims.size(); level-- > p.numBlockDims;) {
       aCoef[c.kDims[level]] = inner;
       inner *= innerTrip(c, p, level);
     }
-    aRowStride = inner + 16;
+    aRowStride = panel ? 1 : inner + 16;
+    aTileSize = panel ? inner + p.lanes : p.mr * aRowStride;
   }
 
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -220,8 +225,7 @@ struct Emitter {
   //===--------------------------------------------------------------------===//
 
   /// Rows ir .. ir+mr, clamped to C. Rows in groups that each lie in one
-  /// line of the innermost M dimension (lineGroup) are recorded in
-  /// rowInLine.
+  /// line of every access (lineGroup) are recorded in rowInLine.
   SmallVector<Value> tileRows(Value ir);
 
   /// Guards a store to row ir + r when the tile may stick out of the block.
