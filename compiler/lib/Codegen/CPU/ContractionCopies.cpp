@@ -87,34 +87,31 @@ void Emitter::packA(Value ir, Value aK) {
     return forOp.getInductionVar();
   };
   OpBuilder::InsertionGuard guard(b);
-  if (p.packA == GemmPlan::PackA::Panel) {
-    // The tile's rows are consecutive in A: one vector of them per k,
-    // stored whole (the next k's overwrites what lies past the rows).
-    Value src = add(rowAddress(c.a, ir), aK), dst = idx(0);
-    for (unsigned level = p.numBlockDims; level < c.kDims.size(); ++level) {
-      unsigned d = c.kDims[level];
-      Value i = loop(innerTrip(c, p, level), 1);
-      src = add(src, mul(i, c.a.coef[d]));
-      dst = add(dst, mul(i, aCoef[d]));
-    }
-    Value rows = p.mr == p.lanes ? Value() : mask(idx(p.mr), 0);
-    storeVec(loadVec(aFlat, src, rows), aTile, dst, Value());
-    return;
+  // Row by row, a vector of each row's K at a time; or, k-major, the
+  // tile's rows (consecutive in A) as one vector per k, stored whole (the
+  // next k's overwrites what lies past the rows).
+  bool panel = p.packA == GemmPlan::PackA::Panel;
+  Value src, dst;
+  if (panel) {
+    src = add(rowAddress(c.a, ir), aK);
+    dst = idx(0);
+  } else {
+    Value r = loop(p.mr, 1);
+    Value row = add(ir, r);
+    if (c.m() % p.mr != 0)
+      row = minI(row, idx(c.m() - 1));
+    src = add(rowAddress(c.a, row), aK);
+    dst = arith::MulIOp::create(b, loc, r, idx(aRowStride));
   }
-  Value r = loop(p.mr, 1);
-  Value row = add(ir, r);
-  if (c.m() % p.mr != 0)
-    row = minI(row, idx(c.m() - 1));
-  Value src = add(rowAddress(c.a, row), aK);
-  Value dst = arith::MulIOp::create(b, loc, r, idx(aRowStride));
   for (unsigned level = p.numBlockDims; level < c.kDims.size(); ++level) {
     unsigned d = c.kDims[level];
-    bool innermost = level + 1 == c.kDims.size();
-    Value i = loop(innerTrip(c, p, level), innermost ? p.lanes : 1);
+    bool byVector = !panel && level + 1 == c.kDims.size();
+    Value i = loop(innerTrip(c, p, level), byVector ? p.lanes : 1);
     src = add(src, mul(i, c.a.coef[d]));
     dst = add(dst, mul(i, aCoef[d]));
   }
-  storeVec(loadVec(aFlat, src, Value()), aTile, dst, Value());
+  Value rows = panel && p.mr != p.lanes ? mask(idx(p.mr), 0) : Value();
+  storeVec(loadVec(aFlat, src, rows), aTile, dst, Value());
 }
 
 //===----------------------------------------------------------------------===//

@@ -198,21 +198,14 @@ void Emitter::byPhase(Value blockIndex, int64_t numBlocks,
 /// Rows ir .. ir+mr, clamped to C.
 SmallVector<Value> Emitter::tileRows(Value ir) {
   SmallVector<Value> rows;
-  // Tiles start at multiples of mr when the blocks do.
-  SmallVector<LinearAccess> epilogueAccesses;
-  if (epi) {
-    epilogueAccesses.append(epi->inputs);
-    epilogueAccesses.push_back(epi->dest);
-  }
-  int64_t group = p.mc % p.mr == 0 ? lineGroup(c, p.mr, epilogueAccesses) : 0;
-  if (group) {
+  if (rowGroup) {
     // Each group's first row is clamped to the last group of C (M is
     // whole lines), so that the rows past C read inside it.
-    for (int64_t r = 0; r < p.mr; r += group) {
+    for (int64_t r = 0; r < p.mr; r += rowGroup) {
       Value first = add(ir, idx(r));
       if (c.m() % p.mr != 0)
-        first = minI(first, idx(c.m() - group));
-      for (int64_t i = 0; i < group; ++i) {
+        first = minI(first, idx(c.m() - rowGroup));
+      for (int64_t i = 0; i < rowGroup; ++i) {
         Value row = i == 0 ? first : add(first, idx(i));
         rowInLine[row] = {first, i};
         rows.push_back(row);

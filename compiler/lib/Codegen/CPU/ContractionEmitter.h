@@ -48,8 +48,10 @@ struct Emitter {
   int64_t aRowStride = 0, aTileSize = 0;
   /// The K slice this code sums (plan.kSplit > 1), else null.
   Value slice;
-  /// The rows of groups in one line (tileRows): each as its group's first
-  /// row and its offset from it; and the first rows' addresses per access.
+  /// Rows per group in one line of every access (lineGroup), or 0; the
+  /// rows of such groups (tileRows), each as its group's first row and its
+  /// offset from it; and the first rows' addresses per access.
+  int64_t rowGroup = 0;
   DenseMap<Value, std::pair<Value, int64_t>> rowInLine;
   DenseMap<std::pair<const LinearAccess *, Value>, Value> firstRowAddress;
 
@@ -58,6 +60,15 @@ struct Emitter {
       : b(b), loc(c.op->getLoc()), c(c), p(p), epi(epi), f32(b.getF32Type()),
         vec(VectorType::get({p.lanes}, b.getF32Type())), bAccess(c.b),
         aCoef(c.a.coef) {
+    // Tiles start at multiples of mr when the blocks do.
+    if (p.mc % p.mr == 0) {
+      SmallVector<LinearAccess> epilogueAccesses;
+      if (epi) {
+        epilogueAccesses.append(epi->inputs);
+        epilogueAccesses.push_back(epi->dest);
+      }
+      rowGroup = lineGroup(c, p.mr, epilogueAccesses);
+    }
     if (p.packA == GemmPlan::PackA::None)
       return;
     // The copy holds the micro-kernel's K iterations in its order: each

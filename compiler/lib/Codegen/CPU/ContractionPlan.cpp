@@ -112,11 +112,11 @@ constexpr int64_t kMaxLineGroups = 4;
 /// Rows per register tile, at most `most`, for tiles `vectors` vectors
 /// wide. When the micro-kernel's K loop is unrolled, its loads are many
 /// and their addresses matter: the tallest height that still fills the
-/// FMA pipes and divides the innermost M dimension (an output row of a
-/// convolution), else the tallest that is a few whole lines of it (a
-/// filter gradient's 3 input channels), lets a tile's rows be addressed
-/// in groups that each lie in one line: one address per group plus
-/// constants (lineGroup). Else evenRows.
+/// FMA pipes and divides the line of A's and C's rows (an output row of a
+/// convolution), else the tallest whose rows fall in a few groups that
+/// each lie in one line (a filter gradient's rows of 3 input channels),
+/// lets a tile's rows be addressed one address per group plus constants
+/// (lineGroup). Else evenRows.
 int64_t tileHeight(const Contraction &c, int64_t most, int64_t vectors) {
   int64_t innerK = c.sizes[c.kDims.back()];
   bool unrolled = innerK <= 8 || innerK % 2 == 0;

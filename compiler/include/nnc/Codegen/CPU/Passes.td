@@ -24,15 +24,18 @@ def ContractionsPass : Pass<"nnc-cpu-contractions", "::mlir::func::FuncOp"> {
     - register tiles of `mr` x `nr` accumulators: outer products (`mr`
       broadcasts of A times an `nr`-wide row of B) when B is unit-stride
       along n, dot products along k when A and B are unit-stride along k;
-      a tile whose rows lie in one line of the innermost m dimension (or
-      in a few whole lines) reads each line's rows at one address (an
-      `llvm.freeze`, opaque to LLVM's loop strength reduction) plus
-      constants;
+      a tile whose rows lie in one line of every operand (m dimensions
+      whose strides chain), or in a few groups that each do, reads each
+      group's rows at one address (an `llvm.freeze`, opaque to LLVM's loop
+      strength reduction) plus constants;
     - stores that write C in the first K block, add to it in later ones and,
       in the last, apply C's elementwise consumer (bias and activation, an
       activation gradient, an optimizer update), which is then removed.
-    No operand is copied or repacked: convolutions read their input through
-    the addresses of an implicit im2col. Tile sizes come from the options
+    Convolutions read their input through the addresses of an implicit
+    im2col. B is packed into panels when many rows of C reuse it; a tile's
+    rows of A are copied when in place they would evict each other from L1
+    (rows a multiple of 4 KiB apart) or spread over a cache line per k step
+    (a filter gradient's channels, copied k-major). Tile sizes come from the options
     (the driver sets them for the target CPU); contractions no kernel fits
     keep their linalg form.
   }];
