@@ -162,6 +162,8 @@ func.func @unflattened(%dy: memref<8x32xf32>, %wt: memref<3x3x16x32xf32>, %dx: m
 // Many rows of C reuse B: it is first packed into 16-wide panels (K = 300
 // each, zero-padded). The C blocks split N into equal column blocks and go
 // columns outer, so each thread's consecutive blocks share B's panel block.
+// Each k step prefetches its panel's line 1 KiB (256 floats) ahead: one
+// line of a 16-wide panel, two of a 32-wide one.
 // CHECK-LABEL: func.func @packed
 // CHECK: %[[PACKED:.*]] = memref.alloc() {alignment = 64 : i64} : memref<76800xf32>
 // CHECK: scf.forall ({{.*}}) in (16)
@@ -170,8 +172,21 @@ func.func @unflattened(%dy: memref<8x32xf32>, %wt: memref<3x3x16x32xf32>, %dx: m
 // CHECK: scf.for {{.*}} step %c6{{[_0-9]*}} {
 // CHECK: scf.for {{.*}} step %c16{{[_0-9]*}} {
 // CHECK: vector.load %[[PACKED]]
+// CHECK: %[[AHEAD:.*]] = arith.addi %{{.*}}, %c256{{[_0-9]*}} : index
+// CHECK-NEXT: memref.prefetch %[[PACKED]][%[[AHEAD]]], read, locality<3>, data
+// CHECK-NOT: memref.prefetch
 // CHECK-COUNT-12: vector.fma
 // CHECK: memref.dealloc %[[PACKED]]
+// AVX512-LABEL: func.func @packed
+// AVX512: %[[PACKED:.*]] = memref.alloc() {alignment = 64 : i64} : memref<76800xf32>
+// AVX512: vector.load %[[PACKED]]
+// AVX512: vector.load %[[PACKED]]
+// AVX512: %[[AHEAD:.*]] = arith.addi %{{.*}}, %c256{{[_0-9]*}} : index
+// AVX512-NEXT: memref.prefetch %[[PACKED]][%[[AHEAD]]], read, locality<3>, data
+// AVX512: %[[NEXT:.*]] = arith.addi %{{.*}}, %c272{{[_0-9]*}} : index
+// AVX512-NEXT: memref.prefetch %[[PACKED]][%[[NEXT]]], read, locality<3>, data
+// AVX512-NOT: memref.prefetch
+// AVX512-COUNT-24: vector.fma
 func.func @packed(%a: memref<600x300xf32>, %b: memref<300x256xf32>, %c: memref<600x256xf32>) {
   %cst = arith.constant 0.0 : f32
   linalg.fill ins(%cst : f32) outs(%c : memref<600x256xf32>)

@@ -118,6 +118,11 @@ struct GemmPlan {
   ///   two cache lines of its own, and the K block's lines do not stay in
   ///   L1 while the tile's panels of B pass.
   enum class PackA { None, Rows, Panel } packA = PackA::None;
+  /// With B packed: each k step of the micro-kernel prefetches the lines of
+  /// B's panel this many elements ahead. The panel streams from L2 through
+  /// L1 once per register tile, and the hardware's prefetchers leave the
+  /// first load of each k step waiting on L2.
+  int64_t prefetchB = 0;
   /// The C blocks go columns outer: a thread's consecutive blocks share B's
   /// column block, which stays in the caches while the rows of A stream
   /// past it (B packed, N a multiple of nc so the shares stay equal).

@@ -149,7 +149,6 @@ void Emitter::store(Phase phase, Value value, Value row, Value col, Value cAddr,
 /// they outrun the hardware's prefetchers, and a short K loop cannot hide
 /// the misses.
 void Emitter::prefetchEpilogue(ArrayRef<Value> rows, Value col, int64_t nv) {
-  constexpr int64_t kLine = 16; // floats in a cache line
   auto prefetch = [&](const LinearAccess &access, Value flat, bool write) {
     if (access.coef[c.nDim] != 1)
       return;
@@ -158,7 +157,7 @@ void Emitter::prefetchEpilogue(ArrayRef<Value> rows, Value col, int64_t nv) {
         llvm::all_of(c.mDims, [&](unsigned d) { return access.coef[d] == 0; });
     for (Value row : oneRow ? rows.take_front() : rows) {
       Value first = address(access, row, col);
-      for (int64_t at = 0; at < nv * p.lanes; at += kLine)
+      for (int64_t at = 0; at < nv * p.lanes; at += kLineFloats)
         memref::PrefetchOp::create(b, loc, flat, add(first, idx(at)), write,
                                    /*localityHint=*/3, /*isDataCache=*/true);
     }
@@ -261,6 +260,13 @@ void Emitter::outerProductTile(Value ir, Value jr, Value width, Value mEnd,
     for (int64_t v = 0; v < nv; ++v)
       bv.push_back(loadVec(bFlat, add(add(bCol, bk), idx(v * p.lanes)),
                            p.packB ? Value() : masks[v]));
+    // One prefetch per cache line of a k step's row of the panel (packed
+    // panels are line-aligned and nr wide).
+    for (int64_t at = 0; p.prefetchB && at < p.nr; at += kLineFloats)
+      memref::PrefetchOp::create(b, loc, bFlat,
+                                 add(add(bCol, bk), idx(p.prefetchB + at)),
+                                 /*isWrite=*/false, /*localityHint=*/3,
+                                 /*isDataCache=*/true);
     for (int64_t r = 0; r < p.mr; ++r) {
       Value a = memref::LoadOp::create(b, loc, aSource, add(aRows[r], ak));
       Value splat = vector::BroadcastOp::create(b, loc, vec, a);

@@ -21,6 +21,9 @@
 namespace nnc::cpu::emit {
 using namespace mlir;
 
+/// f32 elements in a cache line.
+constexpr int64_t kLineFloats = 16;
+
 /// Which stores a K block makes.
 enum class Phase { First, Middle, Last, Only };
 
