@@ -283,7 +283,7 @@ func.func @filter_grad(%x: memref<2x34x34x8xf32>, %dy: memref<2x32x32x32xf32>, %
 
 // -----
 
-// Rows of A 4 KiB apart (K = 1024): with AVX-512's 12-row tiles, more rows
+// Rows of A 4 KiB apart (K = 1024): with AVX-512's 14-row tiles, more rows
 // than L1 has ways would share one set, so each tile's rows of the K block
 // (512) are first copied, a vector at a time, into a buffer of the
 // thread's with rows 512 + 16 floats apart, and the micro-kernel
@@ -293,8 +293,8 @@ func.func @filter_grad(%x: memref<2x34x34x8xf32>, %dy: memref<2x32x32x32xf32>, %
 // CHECK: return
 // AVX512-LABEL: func.func @rows_4k_apart
 // AVX512: scf.forall
-// AVX512: %[[T:.*]] = memref.alloca() {alignment = 64 : i64} : memref<6336xf32>
-// AVX512: scf.for %[[R:.*]] = %{{.*}} to %c12{{[_0-9]*}} step
+// AVX512: %[[T:.*]] = memref.alloca() {alignment = 64 : i64} : memref<7392xf32>
+// AVX512: scf.for %[[R:.*]] = %{{.*}} to %c14{{[_0-9]*}} step
 // AVX512: arith.muli %[[R]], %c528
 // AVX512: scf.for {{.*}} to %c512{{[_0-9]*}} step %c16
 // AVX512: vector.store %{{.*}}, %[[T]]
@@ -477,5 +477,28 @@ func.func @filter_grad_panel(%x: memref<2x13x13x32xf32>, %dy: memref<2x9x9x64xf3
     %s = arith.addf %o, %p : f32
     linalg.yield %s : f32
   }
+  return
+}
+
+// -----
+
+// A product whose rows are one line of A and C (M = 1000, A's rows along
+// K): AVX-512 takes the tallest tiles, 14 rows (1008, the last tile's 8
+// extra rows clamped to row 999 and not stored), which load each k step of
+// B's panel once per 28 FMAs; 8 rows would divide M but load it per 16.
+// AVX2's tiles, at most 6 rows, are 5, which divides M.
+// CHECK-LABEL: func.func @tall_tiles
+// CHECK: scf.for {{.*}} step %c5{{[_0-9]*}} {
+// AVX512-LABEL: func.func @tall_tiles
+// AVX512: scf.for {{.*}} step %c14{{[_0-9]*}} {
+// AVX512: arith.minsi %{{.*}}, %c999
+// AVX512: scf.for {{.*}} iter_args
+// AVX512-COUNT-28: vector.fma
+// AVX512: scf.if
+// AVX512: vector.store
+func.func @tall_tiles(%a: memref<1000x64xf32>, %b: memref<64x64xf32>, %c: memref<1000x64xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%c : memref<1000x64xf32>)
+  linalg.matmul ins(%a, %b : memref<1000x64xf32>, memref<64x64xf32>) outs(%c : memref<1000x64xf32>)
   return
 }
