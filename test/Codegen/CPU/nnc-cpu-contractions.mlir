@@ -6,13 +6,19 @@
 // two 8-wide rows of B per k step and as many rows of C as leave the least
 // padding for M = 50 (AVX2 has room for 6: 5 x 16 tiles, 10 accumulators;
 // AVX-512 for 14: 10 x 32 tiles, 20 accumulators); the last panel of 37
-// columns is masked.
+// columns is masked. Each k step prefetches its row of the panel 1 KiB of
+// panel ahead (16 rows of B, 8 with AVX-512): B's rows of 37 floats are
+// not line-aligned, so the row's last element too.
 // CHECK-LABEL: func.func @dense
 // CHECK-NOT: memref.alloc
 // CHECK-NOT: linalg.
 // CHECK: scf.forall
 // CHECK: scf.if
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, index, index) {
+// CHECK: %[[AHEAD:.*]] = arith.addi %{{.*}}, %c592{{[_0-9]*}} : index
+// CHECK-NEXT: memref.prefetch %{{.*}}[%[[AHEAD]]], read, locality<3>, data : memref<2590xf32>
+// CHECK: %[[LAST:.*]] = arith.addi %{{.*}}, %c607{{[_0-9]*}} : index
+// CHECK-NEXT: memref.prefetch %{{.*}}[%[[LAST]]], read, locality<3>, data : memref<2590xf32>
 // CHECK-COUNT-10: vector.fma {{.*}} : vector<8xf32>
 // CHECK: arith.maximumf {{.*}} : vector<8xf32>
 // CHECK: vector.store
@@ -22,6 +28,12 @@
 // CHECK: return
 // AVX512-LABEL: func.func @dense
 // AVX512: iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, index, index) {
+// AVX512: arith.addi %{{.*}}, %c296{{[_0-9]*}} : index
+// AVX512-NEXT: memref.prefetch {{.*}} : memref<2590xf32>
+// AVX512: arith.addi %{{.*}}, %c312{{[_0-9]*}} : index
+// AVX512-NEXT: memref.prefetch {{.*}} : memref<2590xf32>
+// AVX512: arith.addi %{{.*}}, %c327{{[_0-9]*}} : index
+// AVX512-NEXT: memref.prefetch {{.*}} : memref<2590xf32>
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
 func.func @dense(%a: memref<50x70xf32>, %b: memref<70x37xf32>, %bias: memref<37xf32>, %d: memref<50x37xf32>) {
@@ -334,14 +346,17 @@ func.func @narrow_panel(%a: memref<64x32xf32>, %b: memref<32x80xf32>, %c: memref
 // An epilogue that reads an operand as large as C (a residual) prefetches
 // it, and the lines of D it will write, for the tile's rows before the K
 // loop; the bias, the same for every row, once. AVX2: 4 x 16 tiles, one
-// line per row; AVX-512: 8 x 32 tiles, two.
+// line per row; AVX-512: 8 x 32 tiles, two. In the K loop, only B's panel
+// is prefetched.
 // CHECK-LABEL: func.func @epilogue_prefetch
 // CHECK: memref.prefetch {{.*}}, read, locality<3>, data : memref<64xf32>
 // CHECK-COUNT-4: memref.prefetch {{.*}}, read, locality<3>, data : memref<16384xf32>
 // CHECK-COUNT-4: memref.prefetch {{.*}}, write, locality<3>, data : memref<16384xf32>
 // CHECK-NOT: memref.prefetch
 // CHECK: scf.for {{.*}} iter_args
-// CHECK-NOT: memref.prefetch
+// CHECK-NOT: memref.prefetch {{.*}} : memref<16384xf32>
+// CHECK: memref.prefetch {{.*}}, read, locality<3>, data : memref<4096xf32>
+// CHECK-NOT: memref.prefetch {{.*}} : memref<16384xf32>
 // CHECK: return
 // AVX512-LABEL: func.func @epilogue_prefetch
 // AVX512-COUNT-2: memref.prefetch {{.*}}, read, locality<3>, data : memref<64xf32>

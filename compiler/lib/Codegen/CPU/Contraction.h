@@ -118,10 +118,12 @@ struct GemmPlan {
   ///   two cache lines of its own, and the K block's lines do not stay in
   ///   L1 while the tile's panels of B pass.
   enum class PackA { None, Rows, Panel } packA = PackA::None;
-  /// With B packed: each k step of the micro-kernel prefetches the lines of
-  /// B's panel this many elements ahead. The panel streams from L2 through
-  /// L1 once per register tile, and the hardware's prefetchers leave the
-  /// first load of each k step waiting on L2.
+  /// Outer products: each k step of the micro-kernel prefetches the lines
+  /// of B's panel this many k steps ahead. Packed, the panel streams from
+  /// L2 through L1 once per register tile, and the hardware's prefetchers
+  /// leave the first load of each k step waiting on L2; in place, each k
+  /// step's row of the panel is a row of B further (a dense layer's
+  /// weights), a stride those prefetchers do not follow.
   int64_t prefetchB = 0;
   /// The C blocks go columns outer: a thread's consecutive blocks share B's
   /// column block, which stays in the caches while the rows of A stream

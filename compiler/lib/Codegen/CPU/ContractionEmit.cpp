@@ -253,6 +253,18 @@ void Emitter::outerProductTile(Value ir, Value jr, Value width, Value mEnd,
   SmallVector<Value> accs(p.mr * nv, zero);
   Value bCol = add(add(idx(bAccess.offset), bK),
                    p.packB ? mul(jr, bPanelScale) : colAddress(c.b, jr));
+  // One prefetch per cache line of the k step's row of the panel, the
+  // plan's k steps ahead: a packed panel's rows are line-aligned; a row of
+  // B in place may not be, and its last element may start one more line.
+  SmallVector<int64_t> bPrefetches;
+  if (p.prefetchB) {
+    int64_t kStride = bAccess.coef[c.kDims.back()];
+    int64_t ahead = p.prefetchB * kStride;
+    for (int64_t at = 0; at < p.nr; at += kLineFloats)
+      bPrefetches.push_back(ahead + at);
+    if (!p.packB && (kStride % kLineFloats || bAccess.offset % kLineFloats))
+      bPrefetches.push_back(ahead + p.nr - 1);
+  }
   auto step = [&](Value ak, Value bk, ArrayRef<Value> in) {
     SmallVector<Value> out(in);
     SmallVector<Value> bv;
@@ -260,11 +272,8 @@ void Emitter::outerProductTile(Value ir, Value jr, Value width, Value mEnd,
     for (int64_t v = 0; v < nv; ++v)
       bv.push_back(loadVec(bFlat, add(add(bCol, bk), idx(v * p.lanes)),
                            p.packB ? Value() : masks[v]));
-    // One prefetch per cache line of a k step's row of the panel (packed
-    // panels are line-aligned and nr wide).
-    for (int64_t at = 0; p.prefetchB && at < p.nr; at += kLineFloats)
-      memref::PrefetchOp::create(b, loc, bFlat,
-                                 add(add(bCol, bk), idx(p.prefetchB + at)),
+    for (int64_t at : bPrefetches)
+      memref::PrefetchOp::create(b, loc, bFlat, add(add(bCol, bk), idx(at)),
                                  /*isWrite=*/false, /*localityHint=*/3,
                                  /*isDataCache=*/true);
     for (int64_t r = 0; r < p.mr; ++r) {

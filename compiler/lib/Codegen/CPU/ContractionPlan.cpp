@@ -153,9 +153,10 @@ int64_t tileHeight(const Contraction &c, int64_t most, int64_t vectors) {
   return evenRows(c.m(), most);
 }
 
-/// How far ahead the micro-kernel prefetches B's packed panel: 8 k steps
-/// of a 32-wide AVX-512 panel (16 of an AVX2 one). On the product of 2048
-/// on one thread, 4 and 16 steps of AVX-512 gained less than 8.
+/// How far ahead the micro-kernel prefetches B's panel: 1 KiB of a packed
+/// one, 8 k steps of a 32-wide AVX-512 panel (16 of an AVX2 one). On the
+/// product of 2048 on one thread, 4 and 16 steps of AVX-512 gained less
+/// than 8.
 constexpr int64_t kPrefetchBytes = 1024;
 
 /// Units of parallel work wanted: a few per thread.
@@ -360,8 +361,9 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
   spreadBlocks(c, plan);
   if (rowsAlias(c, plan))
     plan.packA = GemmPlan::PackA::Rows;
+  if (plan.kind == GemmPlan::Kind::OuterProduct)
+    plan.prefetchB = kPrefetchBytes / (4 * plan.nr);
   if (plan.packB) {
-    plan.prefetchB = kPrefetchBytes / 4;
     // Column blocks of equal widths; when they cover N exactly, the blocks
     // can go columns outer with every thread's share of the same size.
     plan.nc = roundUp(ceilDiv(c.n(), ceilDiv(c.n(), plan.nc)), plan.nr);
