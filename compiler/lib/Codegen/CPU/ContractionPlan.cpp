@@ -17,8 +17,6 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <numeric>
-#include <cstdlib>
-#include "llvm/Support/raw_ostream.h"
 
 using namespace nnc::cpu;
 
@@ -370,7 +368,6 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
     plan.columnsOuter = c.n() % plan.nc == 0;
   }
 
-  if (getenv("NNC_PLAN")) llvm::errs() << "M " << c.m() << " N " << c.n() << " K " << c.k() << " linesA " << linearRows(c, c.a) << " linesC " << linearRows(c, c.c) << " | mr " << plan.mr << " nr " << plan.nr << " mc " << plan.mc << " nc " << plan.nc << " kc " << microK(c, plan) << " packA " << int(plan.packA) << " packB " << plan.packB << "\n";
   int64_t trip = kernelTrip(c, plan);
   if (plan.kind == GemmPlan::Kind::Dot)
     trip /= plan.lanes;
