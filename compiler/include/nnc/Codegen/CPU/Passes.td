@@ -32,13 +32,13 @@ def ContractionsPass : Pass<"nnc-cpu-contractions", "::mlir::func::FuncOp"> {
       in the last, apply C's elementwise consumer (bias and activation, an
       activation gradient, an optimizer update), which is then removed.
     Convolutions read their input through the addresses of an implicit
-    im2col. B is packed into panels when many rows of C reuse it, and the
-    micro-kernel prefetches its panel 1 KiB ahead; a tile's rows of A are
-    copied when in place they would evict each other from L1 (rows a
-    multiple of 4 KiB apart) or spread over a cache line per k step (a
-    filter gradient's channels, copied k-major). Tile sizes come from the
-    options (the driver sets them for the target CPU); contractions no
-    kernel fits keep their linalg form.
+    im2col. B is packed into panels when many rows of C reuse it; packed
+    or not, the micro-kernel prefetches B's panel 1 KiB ahead. A tile's
+    rows of A are copied when in place they would evict each other from L1
+    (rows a multiple of 4 KiB apart) or spread over a cache line per k
+    step (a filter gradient's channels, copied k-major). Tile sizes come
+    from the options (the driver sets them for the target CPU);
+    contractions no kernel fits keep their linalg form.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t",
