@@ -23,6 +23,9 @@
 
 namespace nnc::cpu {
 
+/// f32 elements in a cache line.
+constexpr int64_t kLineFloats = 16;
+
 /// The element at loop indices i lives at `offset + sum_d coef[d] * i[d]`
 /// in the flat view of `buffer` (its base, unit stride).
 struct LinearAccess {

@@ -268,12 +268,13 @@ void Emitter::outerProductTile(Value ir, Value jr, Value width, Value mEnd,
   auto step = [&](Value ak, Value bk, ArrayRef<Value> in) {
     SmallVector<Value> out(in);
     SmallVector<Value> bv;
+    Value bRow = add(bCol, bk);
     // A packed panel is padded with zeros: no mask needed to read it.
     for (int64_t v = 0; v < nv; ++v)
-      bv.push_back(loadVec(bFlat, add(add(bCol, bk), idx(v * p.lanes)),
+      bv.push_back(loadVec(bFlat, add(bRow, idx(v * p.lanes)),
                            p.packB ? Value() : masks[v]));
     for (int64_t at : bPrefetches)
-      memref::PrefetchOp::create(b, loc, bFlat, add(add(bCol, bk), idx(at)),
+      memref::PrefetchOp::create(b, loc, bFlat, add(bRow, idx(at)),
                                  /*isWrite=*/false, /*localityHint=*/3,
                                  /*isDataCache=*/true);
     for (int64_t r = 0; r < p.mr; ++r) {

@@ -21,9 +21,6 @@
 namespace nnc::cpu::emit {
 using namespace mlir;
 
-/// f32 elements in a cache line.
-constexpr int64_t kLineFloats = 16;
-
 /// Which stores a K block makes.
 enum class Phase { First, Middle, Last, Only };
 
@@ -84,7 +81,7 @@ struct Emitter {
       aCoef[c.kDims[level]] = inner;
       inner *= innerTrip(c, p, level);
     }
-    aRowStride = panel ? 1 : inner + 16;
+    aRowStride = panel ? 1 : inner + kLineFloats;
     aTileSize = panel ? inner + p.lanes : p.mr * aRowStride;
   }
 

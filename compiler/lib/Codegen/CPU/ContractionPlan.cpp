@@ -195,7 +195,6 @@ void splitK(const Contraction &c, GemmPlan &plan) {
 /// bytes after which addresses map to the same set again.
 constexpr int64_t kL1Ways = 8;
 constexpr int64_t kL1SetPeriod = 4096;
-constexpr int64_t kCacheLine = 64;
 
 /// Whether a register tile's rows of A, in place, would share L1's sets
 /// beyond its ways (rows-outer tiles, whose A rows must stay in L1), and
@@ -219,7 +218,7 @@ bool panelPays(const Contraction &c, const GemmPlan &plan) {
   return plan.kind == GemmPlan::Kind::OuterProduct && plan.packB &&
          plan.mr <= plan.lanes && c.a.coef[c.mDims.back()] == 1 &&
          lineGroup(c, plan.mr) == plan.mr &&
-         c.a.coef[c.kDims.back()] >= kCacheLine / 4;
+         c.a.coef[c.kDims.back()] >= kLineFloats;
 }
 
 /// Shrinks the C blocks until there are a few per thread.
