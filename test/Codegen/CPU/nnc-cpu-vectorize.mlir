@@ -52,18 +52,63 @@ func.func @bias_grad(%x: memref<2x4x4x16xf32>, %g: memref<16xf32>) {
 // -----
 
 // A transposing op whose map is not a projected permutation (a flipped
-// filter) and an op with three channels keep their linalg form.
+// filter) keeps its linalg form.
 // CHECK-LABEL: func.func @kept
-// CHECK: linalg.generic
 // CHECK: linalg.generic
 #flip = affine_map<(d0, d1) -> (2 - d0, d1)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
-func.func @kept(%w: memref<3x16xf32>, %f: memref<3x16xf32>, %x: memref<4x3xf32>, %y: memref<4x3xf32>) {
+func.func @kept(%w: memref<3x16xf32>, %f: memref<3x16xf32>) {
   linalg.generic {indexing_maps = [#flip, #id2], iterator_types = ["parallel", "parallel"]} ins(%w : memref<3x16xf32>) outs(%f : memref<3x16xf32>) {
   ^bb0(%a: f32, %o: f32):
     linalg.yield %a : f32
   }
-  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x : memref<4x3xf32>) outs(%y : memref<4x3xf32>) {
+  return
+}
+
+// -----
+
+// An image's three channels pad into a larger buffer: the fill of the
+// contiguous buffer runs as one dimension, the copy into its interior over
+// rows of 16 x 3 floats (contiguous in both), in whole vectors.
+// CHECK-LABEL: func.func @padded_image
+// CHECK: memref.collapse_shape %arg1 {{\[}}[0, 1, 2, 3]] : memref<2x19x19x3xf32> into memref<2166xf32>
+// CHECK: scf.forall (%{{.*}}) = (0) to (2166) step (2)
+// CHECK: vector.store {{.*}} : memref<2xf32, {{.*}}>, vector<2xf32>
+// CHECK: memref.collapse_shape %arg0 {{\[}}[0], [1], [2, 3]] : memref<2x16x16x3xf32> into memref<2x16x48xf32>
+// CHECK: memref.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : memref<2x16x16x3xf32, strided<[1083, 57, 3, 1], offset: 60>> into memref<2x16x48xf32, strided<[1083, 57, 1], offset: 60>>
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 16)
+// CHECK: scf.for %{{.*}} = %c0 to %c48 step %c8
+// CHECK: vector.load {{.*}} vector<8xf32>
+// CHECK: vector.store {{.*}} vector<8xf32>
+// CHECK-NOT: linalg.
+func.func @padded_image(%in: memref<2x16x16x3xf32>, %out: memref<2x19x19x3xf32>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%out : memref<2x19x19x3xf32>)
+  %in_out = memref.subview %out[0, 1, 1, 0] [2, 16, 16, 3] [1, 1, 1, 1] : memref<2x19x19x3xf32> to memref<2x16x16x3xf32, strided<[1083, 57, 3, 1], offset: 60>>
+  linalg.copy ins(%in : memref<2x16x16x3xf32>) outs(%in_out : memref<2x16x16x3xf32, strided<[1083, 57, 3, 1], offset: 60>>)
+  return
+}
+
+// -----
+
+// Dimensions merge only where every operand allows it: a bias over three
+// channels reads them alone (not (w, c) as one), and channels padded in
+// the output (a row of 4 x 3 floats among 4 x 4) are not contiguous with
+// the columns.
+// CHECK-LABEL: func.func @not_merged
+// CHECK-NOT: collapse_shape
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#c = affine_map<(d0, d1, d2) -> (d2)>
+func.func @not_merged(%x: memref<2x4x3xf32>, %b: memref<3xf32>, %y: memref<2x4x3xf32>, %p: memref<2x4x4xf32>) {
+  linalg.generic {indexing_maps = [#id, #c, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %b : memref<2x4x3xf32>, memref<3xf32>) outs(%y : memref<2x4x3xf32>) {
+  ^bb0(%a: f32, %bb: f32, %o: f32):
+    %s = arith.addf %a, %bb : f32
+    linalg.yield %s : f32
+  }
+  %pv = memref.subview %p[0, 0, 0] [2, 4, 3] [1, 1, 1] : memref<2x4x4xf32> to memref<2x4x3xf32, strided<[16, 4, 1]>>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : memref<2x4x3xf32>) outs(%pv : memref<2x4x3xf32, strided<[16, 4, 1]>>) {
   ^bb0(%a: f32, %o: f32):
     %n = arith.negf %a : f32
     linalg.yield %n : f32

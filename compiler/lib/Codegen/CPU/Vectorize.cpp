@@ -48,6 +48,85 @@ std::optional<unsigned> vectorLoop(linalg::LinalgOp op) {
   return last.getPosition();
 }
 
+/// How the dimensions of an operand indexed by `map` regroup when the
+/// iteration dimensions `group` become one: the results that iterate over
+/// them (contiguous, in order) merge, the others stay alone.
+SmallVector<ReassociationIndices> operandGroups(AffineMap map,
+                                                ReassociationIndicesRef group) {
+  SmallVector<ReassociationIndices> groups;
+  for (unsigned r = 0; r < map.getNumResults(); ++r) {
+    auto dim = dyn_cast<AffineDimExpr>(map.getResult(r));
+    bool inGroup = dim && llvm::is_contained(group, dim.getPosition());
+    if (inGroup && dim.getPosition() != group.front())
+      groups.back().push_back(r);
+    else
+      groups.push_back({static_cast<int64_t>(r)});
+  }
+  return groups;
+}
+
+/// An elementwise op whose innermost dimension is too short for whole
+/// vectors (an image's 3 channels, the 68 of LRN's padded window buffer)
+/// iterates over its trailing dimensions as one when every operand holds
+/// them contiguously: the fill and copy of a padded image then store whole
+/// vectors, not one element at a time with a division per index. Returns
+/// the op to vectorise (`op` itself when nothing merged).
+linalg::LinalgOp collapseTrailing(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  int64_t vectorBits) {
+  if (!isa<linalg::GenericOp, linalg::CopyOp, linalg::FillOp>(op) ||
+      !op.hasPureBufferSemantics() || op.hasDynamicShape() ||
+      op.getNumDpsInits() != 1)
+    return op;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  auto outType = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
+  int64_t lanes = vectorBits / std::max(outType.getElementTypeBitWidth(), 8u);
+  int64_t n = ranges.size();
+  auto mergeable = [&](const ReassociationIndices &group) {
+    if (iters[group.front()] != utils::IteratorType::parallel ||
+        !linalg::areDimSequencesPreserved(maps, {group}))
+      return false;
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto type = dyn_cast<MemRefType>(operand.get().getType());
+      if (type &&
+          !memref::CollapseShapeOp::isGuaranteedCollapsible(
+              type, operandGroups(op.getMatchingIndexingMap(&operand), group)))
+        return false;
+    }
+    return true;
+  };
+  ReassociationIndices group;
+  int64_t size = n ? ranges.back() : 0;
+  for (int64_t d = n - 2; d >= 0 && size % lanes; --d) {
+    ReassociationIndices wider = llvm::to_vector(llvm::seq<int64_t>(d, n));
+    if (!mergeable(wider))
+      break;
+    group = wider;
+    size *= ranges[d];
+  }
+  if (group.empty() || llvm::any_of(group, [&](int64_t d) {
+        return iters[d] != utils::IteratorType::parallel;
+      }))
+    return op;
+  rewriter.setInsertionPoint(op);
+  if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation())) {
+    Value out = memref::CollapseShapeOp::create(
+        rewriter, fill.getLoc(), fill.getOutputs()[0],
+        operandGroups(maps.back(), group));
+    auto flat = linalg::FillOp::create(rewriter, fill.getLoc(),
+                                       fill.getInputs(), ValueRange{out});
+    rewriter.eraseOp(fill);
+    return cast<linalg::LinalgOp>(flat.getOperation());
+  }
+  FailureOr<linalg::CollapseResult> collapsed =
+      linalg::collapseOpIterationDims(op, {group}, rewriter);
+  if (failed(collapsed))
+    return op;
+  rewriter.eraseOp(op);
+  return collapsed->collapsedOp;
+}
+
 /// Tiles `op` with `sizes` (0: not tiled) in loops of `type`; the tiled op.
 FailureOr<Operation *> tile(RewriterBase &rewriter, Operation *op,
                             ArrayRef<int64_t> sizes,
@@ -314,10 +393,13 @@ struct VectorizePass : nnc::cpu::impl::VectorizePassBase<VectorizePass> {
     for (linalg::GenericOp op : sums)
       splitFullSum(rewriter, op, vectorBits);
     SmallVector<std::pair<linalg::LinalgOp, unsigned>> ops;
-    getOperation().walk([&](linalg::LinalgOp op) {
+    SmallVector<linalg::LinalgOp> candidates;
+    getOperation().walk([&](linalg::LinalgOp op) { candidates.push_back(op); });
+    for (linalg::LinalgOp op : candidates) {
+      op = collapseTrailing(rewriter, op, vectorBits);
       if (std::optional<unsigned> v = vectorLoop(op))
         ops.push_back({op, *v});
-    });
+    }
     // An op that cannot be vectorised stays a (possibly tiled) linalg op.
     for (auto [op, v] : ops)
       (void)vectorizeOne(rewriter, op, v);
