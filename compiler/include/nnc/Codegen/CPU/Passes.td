@@ -67,11 +67,17 @@ def VectorizePass : Pass<"nnc-cpu-vectorize", "::mlir::func::FuncOp"> {
     maps are projected permutations and whose output's innermost dimension
     is a parallel loop becomes: `scf.forall` over its other parallel loops
     (the threads' work), a loop over vectors of that innermost dimension
-    (`vector-bits` wide, the last one masked when it does not divide), loops
+    (`vector-bits` wide, or the widest that divides it), loops
     over its reductions, and the op vectorised on one vector's worth of
     elements. Accumulators of reductions are then hoisted out of their loops
     and stay in registers. Ops that do not qualify keep their linalg form
     (and become scalar loops).
+
+    First, a fill, copy or elementwise op whose innermost dimension does not
+    hold a whole number of vectors (an image's three channels) iterates over
+    its trailing parallel dimensions as one, as far as every operand holds
+    them contiguously (`memref.collapse_shape`): the fill and copy of a
+    padded image then store whole vectors.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t",
