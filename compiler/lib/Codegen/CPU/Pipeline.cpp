@@ -37,6 +37,8 @@ static void addUpstream(OpPassManager &pm, StringRef pipeline) {
 
 void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   pm.addPass(createExportModelInterfacePass());
+  // A padded buffer's fill shrinks to the border its producer leaves.
+  pm.addNestedPass<func::FuncOp>(createFillBordersPass());
   // Matrix products and convolutions: register tiles, cache blocks, threads.
   ContractionsPassOptions contractions;
   contractions.vectorBits = tuning.vectorBits;

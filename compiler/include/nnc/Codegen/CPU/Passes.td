@@ -88,6 +88,23 @@ def VectorizePass : Pass<"nnc-cpu-vectorize", "::mlir::func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def FillBordersPass : Pass<"nnc-cpu-fill-borders", "::mlir::func::FuncOp"> {
+  let summary = "Fill only the border of a buffer whose interior is written next";
+  let description = [{
+    Runs on buffers, before nnc-cpu-contractions. A `linalg.fill` of a
+    static buffer whose next access (views aside) is an op that overwrites
+    a box of it (a static unit-stride subview that is its one output, every
+    point written and none read: an activation written into the padded
+    input of the next convolution or pooling) becomes fills of the parts
+    outside the box: two slabs per dimension, within the box along the
+    dimensions before it, whole along those after. Only boxes that span
+    the innermost dimension and hold at least half of the buffer qualify,
+    so that the slabs stay contiguous along it. A padded image is then
+    written once, not twice: AlexNet's 128 images of 231 x 231 x 3 floats
+    fill 6% of 82 MB instead of all of it.
+  }];
+}
+
 def CopiesToLinalgPass
     : Pass<"nnc-cpu-copies-to-linalg", "::mlir::func::FuncOp"> {
   let summary = "Lower memref.copy of static buffers to linalg.copy";
