@@ -76,10 +76,11 @@ void nnc::buildNNCleanupPipeline(mlir::OpPassManager &pm) {
 }
 
 void nnc::buildNNTrainingPipeline(mlir::OpPassManager &pm, double lossScale,
-                                  bool dataParallel) {
+                                  bool dataParallel, bool trainStepCalls) {
   GenerateTrainingPassOptions training;
   training.lossScale = lossScale;
   training.dataParallel = dataParallel;
+  training.trainStepCalls = trainStepCalls;
   pm.addPass(createGenerateTrainingPass(training));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
@@ -119,7 +120,8 @@ void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage,
   pm.addPass(createCheckModelPass());
   buildNNCleanupPipeline(pm);
   if (stage >= Stage::NNTrain)
-    buildNNTrainingPipeline(pm, options.lossScale, options.dataParallel);
+    buildNNTrainingPipeline(pm, options.lossScale, options.dataParallel,
+                            /*trainStepCalls=*/!cuda);
   if (stage >= Stage::Linalg) {
     if (cuda)
       cuda::buildCallsPipeline(pm, options.cuda);
