@@ -1,6 +1,5 @@
 // RUN: nnc-opt %s --nn-generate-training | FileCheck %s
 // RUN: nnc-opt %s --nn-generate-training=data-parallel=false | FileCheck %s --check-prefix=FUSED
-// RUN: nnc-opt %s --nn-generate-training=train-step-calls | FileCheck %s --check-prefix=CALLS
 
 // train_step's halves for data-parallel training: @gradients returns the
 // loss, the correct count and every trainable parameter's gradient without
@@ -32,18 +31,6 @@
 // FUSED: func.func @train_step(
 // FUSED-NOT: func.func @gradients
 // FUSED-NOT: func.func @apply_update
-// With train-step-calls (the CPU target), train_step is its two halves:
-// the same signature, @gradients, then @apply_update at a grad_scale of 1,
-// and the loss and correct count that @gradients returned.
-// CALLS-LABEL: func.func @train_step(
-// CALLS-SAME: %[[X:.*]]: tensor<2x4xf32> {nn.name = "x"}, %[[Y:.*]]: tensor<2xi32> {nn.classes = 3 : i64, nn.name = "y"})
-// CALLS-SAME: -> (tensor<f32> {nn.name = "loss"}, tensor<i32> {nn.name = "correct"})
-// CALLS-DAG: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
-// CALLS-DAG: %[[G:.*]]:4 = call @gradients(%[[X]], %[[Y]])
-// CALLS: call @apply_update(%[[G]]#2, %[[G]]#3, %[[ONE]])
-// CALLS-NEXT: return %[[G]]#0, %[[G]]#1
-// CALLS-LABEL: func.func @gradients(
-// CALLS-LABEL: func.func @apply_update(
 module @dense {
   nn.parameter @w : tensor<4x3xf32> = #nn.glorot_uniform
   nn.parameter @b : tensor<3xf32> = #nn.zeros

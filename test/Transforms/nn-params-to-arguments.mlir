@@ -40,39 +40,3 @@ func.func @forward(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf32> 
   %0 = nn.matmul %a, %b : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
 }
-
-// -----
-
-// A call of a function that writes parameters returns what it wrote; the
-// caller writes it to its own parameter arguments, as results of its own,
-// through as many calls as there are (train_step calling its halves).
-// CHECK-LABEL: func.func @train_step(
-// CHECK-SAME: %[[W:.*]]: tensor<4xf32> {nn.param = "w"}, %[[S:.*]]: tensor<4xf32> {nn.param = "s"}, %[[X:.*]]: tensor<4xf32>)
-// CHECK-SAME: -> (tensor<f32>, tensor<4xf32> {nn.updates = "s"}, tensor<4xf32> {nn.updates = "w"})
-// CHECK: %[[G:.*]]:3 = call @gradients(%[[W]], %[[S]], %[[X]])
-// CHECK: %[[KS:.*]] = bufferization.materialize_in_destination %[[G]]#2 in %[[S]]
-// CHECK: %[[U:.*]] = call @apply_update(%[[W]], %[[S]], %[[G]]#1)
-// CHECK: %[[KW:.*]] = bufferization.materialize_in_destination %[[U]] in %[[W]]
-// CHECK: return %[[G]]#0, %[[KS]], %[[KW]]
-// CHECK-LABEL: func.func @gradients(
-// CHECK-SAME: -> (tensor<f32>, tensor<4xf32>, tensor<4xf32> {nn.updates = "s"})
-// CHECK-LABEL: func.func @apply_update(
-// CHECK-SAME: -> (tensor<4xf32> {nn.updates = "w"})
-nn.parameter @w : tensor<4xf32> = #nn.zeros
-nn.parameter @s : tensor<4xf32> = #nn.zeros
-func.func @train_step(%x: tensor<4xf32>) -> tensor<f32> {
-  %g:2 = call @gradients(%x) : (tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>)
-  call @apply_update(%g#1) : (tensor<4xf32>) -> ()
-  return %g#0 : tensor<f32>
-}
-func.func @gradients(%x: tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>) {
-  %w = nn.get_param @w : tensor<4xf32>
-  %0 = nn.relu %w : (tensor<4xf32>) -> tensor<4xf32>
-  nn.assign_param @s, %x : tensor<4xf32>
-  %1 = nn.l2_loss %0 : (tensor<4xf32>) -> tensor<f32>
-  return %1, %0 : tensor<f32>, tensor<4xf32>
-}
-func.func @apply_update(%g: tensor<4xf32>) {
-  nn.assign_param @w, %g : tensor<4xf32>
-  return
-}

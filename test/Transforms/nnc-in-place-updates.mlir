@@ -21,29 +21,6 @@ module {
 
 // -----
 
-// A call loses the results its callee drops; what used them uses the
-// buffer the call passed for that parameter.
-// CHECK-LABEL: func.func @caller(
-// CHECK-SAME: %[[W:.*]]: memref<4xf32> {nn.param = "w"}) {
-// CHECK-NEXT: call @update(%[[W]]) : (memref<4xf32>) -> ()
-// CHECK-NEXT: return
-// CHECK-LABEL: func.func @update(
-// CHECK-SAME: %{{.*}}: memref<4xf32> {nn.param = "w"}) {
-module {
-  nn.parameter @w : tensor<4xf32> = #nn.zeros
-  func.func @caller(%w: memref<4xf32> {nn.param = "w"})
-      -> (memref<4xf32> {nn.updates = "w"}) {
-    %u = call @update(%w) : (memref<4xf32>) -> memref<4xf32>
-    return %u : memref<4xf32>
-  }
-  func.func @update(%w: memref<4xf32> {nn.param = "w"})
-      -> (memref<4xf32> {nn.updates = "w"}) {
-    return %w : memref<4xf32>
-  }
-}
-
-// -----
-
 module {
   nn.parameter @w : tensor<4xf32> = #nn.zeros
   // expected-error @+1 {{'func.func' op updates 'w', which it does not take as a buffer}}

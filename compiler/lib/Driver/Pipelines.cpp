@@ -76,11 +76,10 @@ void nnc::buildNNCleanupPipeline(mlir::OpPassManager &pm) {
 }
 
 void nnc::buildNNTrainingPipeline(mlir::OpPassManager &pm, double lossScale,
-                                  bool dataParallel, bool trainStepCalls) {
+                                  bool dataParallel) {
   GenerateTrainingPassOptions training;
   training.lossScale = lossScale;
   training.dataParallel = dataParallel;
-  training.trainStepCalls = trainStepCalls;
   pm.addPass(createGenerateTrainingPass(training));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
@@ -120,8 +119,7 @@ void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage,
   pm.addPass(createCheckModelPass());
   buildNNCleanupPipeline(pm);
   if (stage >= Stage::NNTrain)
-    buildNNTrainingPipeline(pm, options.lossScale, options.dataParallel,
-                            /*trainStepCalls=*/!cuda);
+    buildNNTrainingPipeline(pm, options.lossScale, options.dataParallel);
   if (stage >= Stage::Linalg) {
     if (cuda)
       cuda::buildCallsPipeline(pm, options.cuda);

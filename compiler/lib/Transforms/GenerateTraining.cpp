@@ -155,24 +155,15 @@ struct GenerateTrainingPass
         return success();
       });
       auto optimizers = module.getOps<nn::OptimizerOp>();
-      unsigned numOutputs;
-      bool calls = dataParallel && trainStepCalls &&
-                   forwardTaps(module, numOutputs).empty();
-      auto trainingSteps = [&](nn::OptimizerOp opt) {
-        if (calls)
-          return success(
-              succeeded(buildDataParallelStep(module, loss, trainable, opt)) &&
-              succeeded(buildTrainStepFromHalves(module, loss)));
-        return success(
-            succeeded(buildTrainStep(module, loss, trainable, opt)) &&
-            (!dataParallel ||
-             succeeded(buildDataParallelStep(module, loss, trainable, opt))));
-      };
       built =
           success(succeeded(buildForwardBackward(module, loss, trainable)) &&
                   succeeded(buildEval(module, loss)) &&
                   (optimizers.empty() ||
-                   succeeded(trainingSteps(*optimizers.begin()))));
+                   (succeeded(buildTrainStep(module, loss, trainable,
+                                             *optimizers.begin())) &&
+                    (!dataParallel ||
+                     succeeded(buildDataParallelStep(module, loss, trainable,
+                                                     *optimizers.begin()))))));
     }
     if (succeeded(built))
       return;
@@ -413,42 +404,6 @@ struct GenerateTrainingPass
       names.push_back(name);
     }
     setResults(c.func, results, names);
-    return success();
-  }
-
-  /// train_step as its two halves: @gradients, then @apply_update with a
-  /// grad_scale of 1. The step's work is then generated and compiled once
-  /// for both (a third of a training program's layers, before the kernels
-  /// are merged).
-  LogicalResult buildTrainStepFromHalves(ModuleOp module, func::FuncOp loss) {
-    if (module.lookupSymbol("train_step"))
-      return loss.emitOpError("cannot derive @train_step: the symbol exists");
-    auto gradients = module.lookupSymbol<func::FuncOp>("gradients");
-    auto apply = module.lookupSymbol<func::FuncOp>("apply_update");
-    Location loc = loss.getLoc();
-    // Before its halves, where the fused step would be.
-    OpBuilder mb(gradients);
-    auto step = func::FuncOp::create(
-        mb, loc, "train_step",
-        FunctionType::get(&getContext(), loss.getArgumentTypes(), {}));
-    step.setAllArgAttrs(loss.getAllArgAttrs());
-    Block *body = step.addEntryBlock();
-    OpBuilder b = OpBuilder::atBlockEnd(body);
-    auto halves = func::CallOp::create(b, loc, gradients, body->getArguments());
-    // Its leading results: the loss, and the correct count when the model
-    // classifies; the gradients follow.
-    unsigned lead = halves.getNumResults() - (apply.getNumArguments() - 1);
-    SmallVector<Value> args(halves.getResults().drop_front(lead));
-    auto scalar = RankedTensorType::get({}, b.getF32Type());
-    args.push_back(arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(scalar, b.getF32FloatAttr(1.0))));
-    func::CallOp::create(b, loc, apply, args);
-    func::ReturnOp::create(b, loc);
-    SmallVector<std::string> names;
-    for (unsigned i = 0; i < lead; ++i)
-      names.push_back(nn::getResultName(gradients, i).str());
-    setResults(step, SmallVector<Value>(halves.getResults().take_front(lead)),
-               names);
     return success();
   }
 

@@ -94,53 +94,6 @@ LogicalResult writesToResults(ModuleOp module,
   return success();
 }
 
-/// A call of a function that writes parameters also returns what it wrote
-/// (the callee's results tagged nn.updates): the caller writes those to its
-/// own parameter arguments, as results of its own, so that every write
-/// reaches the entry point's caller. Repeats until the callers' new results
-/// have reached their own callers.
-LogicalResult updatesThroughCalls(ModuleOp module,
-                                  const llvm::StringMap<unsigned> &index) {
-  for (bool changed = true; changed;) {
-    changed = false;
-    SmallVector<func::CallOp> calls;
-    module.walk([&](func::CallOp call) { calls.push_back(call); });
-    for (func::CallOp call : calls) {
-      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
-      if (!callee || callee.getNumResults() == call.getNumResults())
-        continue;
-      auto caller = call->getParentOfType<func::FuncOp>();
-      if (!caller.isPublic() || caller.getBody().getBlocks().size() != 1)
-        return call.emitOpError("writes parameters, which is supported in "
-                                "single-block public functions only");
-      OpBuilder b(call);
-      auto grown =
-          func::CallOp::create(b, call.getLoc(), callee, call.getOperands());
-      for (auto [old, now] : llvm::zip(call.getResults(), grown.getResults()))
-        old.replaceAllUsesWith(now);
-      Operation *ret = caller.getBody().front().getTerminator();
-      for (unsigned r = call.getNumResults(); r < callee.getNumResults(); ++r) {
-        StringAttr name = nn::getResultUpdates(callee, r);
-        if (!name)
-          return call.emitOpError("returns more than its callee's results");
-        Value arg = caller.getArgument(index.lookup(name.getValue()));
-        Value written = bufferization::MaterializeInDestinationOp::create(
-                            b, call.getLoc(), grown.getResult(r), arg)
-                            .getResult();
-        ret->insertOperands(ret->getNumOperands(), written);
-        unsigned result = caller.getNumResults();
-        if (failed(caller.insertResult(result, written.getType(),
-                                       DictionaryAttr())))
-          return failure();
-        nn::setResultUpdates(caller, result, name);
-      }
-      call.erase();
-      changed = true;
-    }
-  }
-  return success();
-}
-
 struct ParamsToArgumentsPass
     : nnc::impl::ParamsToArgumentsPassBase<ParamsToArgumentsPass> {
   void runOnOperation() override {
@@ -175,8 +128,6 @@ struct ParamsToArgumentsPass
       llvm::append_range(operands, call.getOperands());
       call->setOperands(operands);
     });
-    if (failed(updatesThroughCalls(module, index)))
-      return signalPassFailure();
   }
 };
 } // namespace

@@ -88,11 +88,9 @@ void buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage,
 void buildNNCleanupPipeline(mlir::OpPassManager &pm);
 
 /// The training functions derived in nn (nn-generate-training), then
-/// clean-up (dead gradients go). With `trainStepCalls` (the CPU target),
-/// train_step calls its data-parallel halves instead of repeating them.
+/// clean-up (dead gradients go).
 void buildNNTrainingPipeline(mlir::OpPassManager &pm, double lossScale = 1.0,
-                             bool dataParallel = true,
-                             bool trainStepCalls = false);
+                             bool dataParallel = true);
 
 /// Tensors to buffers with the compiled calling convention: parameters,
 /// then inputs, then outputs (out-parameters), all owned by the caller;

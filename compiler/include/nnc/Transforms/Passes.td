@@ -45,19 +45,13 @@ def GenerateTrainingPass : Pass<"nn-generate-training", "::mlir::ModuleOp"> {
     gradients...)`, which updates the moving statistics but no parameter,
     and `@apply_update(gradients..., grad_scale)`, which updates each
     trainable parameter from its gradient times the scalar `grad_scale` and
-    counts the global step. With `train-step-calls` (the CPU target), and
-    no tapped layers to return, train_step then only calls them:
-    @gradients, then @apply_update with a grad_scale of 1, so the step's
-    layers are lowered once, not twice.
+    counts the global step.
   }];
   let options = [
     Option<"lossScale", "loss-scale", "double", "1.0",
            "Scale of the loss for the backward pass (gradients unscaled)">,
     Option<"dataParallel", "data-parallel", "bool", "true",
            "Also derive @gradients and @apply_update, train_step's halves">,
-    Option<"trainStepCalls", "train-step-calls", "bool", "false",
-           "With data-parallel (and no tapped layers), derive train_step "
-           "as calls of its two halves">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
@@ -87,15 +81,7 @@ def ParamsToArgumentsPass : Pass<"nn-params-to-arguments", "::mlir::ModuleOp"> {
     model: the runtime owns the parameter buffers and passes them to every
     entry point, so a training step can update them in place. The
     `nn.parameter` declarations stay, for the runtime interface.
-
-    Writes (`nn.assign_param`) become results tagged `{nn.updates =
-    "<name>"}`, materialised in the parameter's argument. A call of a
-    function that writes parameters returns those too, and the caller
-    writes them to its own parameter arguments as results of its own
-    (train_step calling @gradients and @apply_update).
   }];
-  let dependentDialects = [
-    "::mlir::bufferization::BufferizationDialect"];
 }
 
 def DuplicateSharedFillsPass
@@ -156,9 +142,7 @@ def InPlaceUpdatesPass : Pass<"nnc-in-place-updates", "::mlir::ModuleOp"> {
     `{nn.updates = "<name>"}`, materialised in the parameter's argument;
     bufferized, that result is the argument's buffer. The result is dropped
     (the caller's parameter buffer already holds the new value); should it
-    be another buffer, it is first copied into the parameter's. A call of
-    such a function loses the result too: what used it (the caller's own
-    update result) uses the buffer the call passed for that parameter.
+    be another buffer, it is first copied into the parameter's.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
