@@ -35,11 +35,14 @@ void nnrt::keepHeapMapped() {
   mallopt(M_TRIM_THRESHOLD, -1);
 }
 
+extern "C" void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment,
+                                                    uint64_t bytes);
+
+// Allocations without an alignment (the buffers a caller passes for a
+// called entry point's results) start on a cache line all the same, so
+// that whole-vector accesses do not straddle two lines.
 extern "C" void *_mlir_memref_to_llvm_alloc(uint64_t bytes) {
-  void *p = std::malloc(bytes ? bytes : 1);
-  if (!p)
-    outOfMemory(bytes);
-  return p;
+  return _mlir_memref_to_llvm_aligned_alloc(64, bytes);
 }
 
 extern "C" void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment,

@@ -619,9 +619,26 @@ void testHeapKeptMapped() {
   check(sbrk(0) == top, "freeing it leaves the heap's end where it was");
 }
 
+extern "C" void *_mlir_memref_to_llvm_alloc(uint64_t bytes);
+extern "C" void _mlir_memref_to_llvm_free(void *p);
+
+/// The compiled model's buffers start on a cache line even when its code
+/// asks for no alignment (a caller's buffers for a called entry point's
+/// results), whatever their size.
+void testAllocAligned() {
+  for (uint64_t bytes : {uint64_t(0), uint64_t(4), uint64_t(100),
+                         uint64_t(4100), uint64_t(3) << 20}) {
+    void *p = _mlir_memref_to_llvm_alloc(bytes);
+    check(p && reinterpret_cast<uintptr_t>(p) % 64 == 0,
+          "a buffer of " + std::to_string(bytes) + " bytes is 64-byte aligned");
+    _mlir_memref_to_llvm_free(p);
+  }
+}
+
 int main() {
   testJson();
   testHeapKeptMapped();
+  testAllocAligned();
   testModelInfo();
   testBuildTarget();
   testInit();

@@ -82,6 +82,8 @@ def ParamsToArgumentsPass : Pass<"nn-params-to-arguments", "::mlir::ModuleOp"> {
     entry point, so a training step can update them in place. The
     `nn.parameter` declarations stay, for the runtime interface.
   }];
+  let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect"];
 }
 
 def DuplicateSharedFillsPass
