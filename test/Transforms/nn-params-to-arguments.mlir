@@ -40,3 +40,20 @@ func.func @forward(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf32> 
   %0 = nn.matmul %a, %b : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
 }
+
+// -----
+
+// A write becomes a result tagged nn.updates, materialised in the
+// parameter's argument.
+// CHECK-LABEL: func.func @train_step(
+// CHECK-SAME: %[[W:.*]]: tensor<4xf32> {nn.param = "w"}, %[[X:.*]]: tensor<4xf32>)
+// CHECK-SAME: -> (tensor<f32>, tensor<4xf32> {nn.updates = "w"})
+// CHECK: %[[N:.*]] = bufferization.materialize_in_destination %[[X]] in %[[W]]
+// CHECK: return %{{.*}}, %[[N]]
+nn.parameter @w : tensor<4xf32> = #nn.zeros
+func.func @train_step(%x: tensor<4xf32>) -> tensor<f32> {
+  %w = nn.get_param @w : tensor<4xf32>
+  %l = nn.l2_loss %w : (tensor<4xf32>) -> tensor<f32>
+  nn.assign_param @w, %x : tensor<4xf32>
+  return %l : tensor<f32>
+}
