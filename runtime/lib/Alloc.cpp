@@ -36,16 +36,6 @@ void nnrt::keepHeapMapped() {
 }
 
 extern "C" void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment,
-                                                    uint64_t bytes);
-
-// Allocations without an alignment (the buffers a caller passes for a
-// called entry point's results) start on a cache line all the same, so
-// that whole-vector accesses do not straddle two lines.
-extern "C" void *_mlir_memref_to_llvm_alloc(uint64_t bytes) {
-  return _mlir_memref_to_llvm_aligned_alloc(64, bytes);
-}
-
-extern "C" void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment,
                                                     uint64_t bytes) {
   // aligned_alloc wants a size that is a multiple of the alignment.
   uint64_t size = (bytes + alignment - 1) / alignment * alignment;
@@ -53,6 +43,13 @@ extern "C" void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment,
   if (!p)
     outOfMemory(bytes);
   return p;
+}
+
+// Allocations without an alignment (the buffers a caller passes for a
+// called entry point's results) start on a cache line all the same, so
+// that whole-vector accesses do not straddle two lines.
+extern "C" void *_mlir_memref_to_llvm_alloc(uint64_t bytes) {
+  return _mlir_memref_to_llvm_aligned_alloc(64, bytes);
 }
 
 extern "C" void _mlir_memref_to_llvm_free(void *p) { std::free(p); }

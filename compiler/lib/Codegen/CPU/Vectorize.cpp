@@ -83,6 +83,8 @@ linalg::LinalgOp collapseTrailing(RewriterBase &rewriter, linalg::LinalgOp op,
   auto outType = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
   int64_t lanes = vectorBits / std::max(outType.getElementTypeBitWidth(), 8u);
   int64_t n = ranges.size();
+  if (n < 2 || iters.back() != utils::IteratorType::parallel)
+    return op;
   auto mergeable = [&](const ReassociationIndices &group) {
     if (iters[group.front()] != utils::IteratorType::parallel ||
         !linalg::areDimSequencesPreserved(maps, {group}))
@@ -97,7 +99,7 @@ linalg::LinalgOp collapseTrailing(RewriterBase &rewriter, linalg::LinalgOp op,
     return true;
   };
   ReassociationIndices group;
-  int64_t size = n ? ranges.back() : 0;
+  int64_t size = ranges.back();
   for (int64_t d = n - 2; d >= 0 && size % lanes; --d) {
     ReassociationIndices wider = llvm::to_vector(llvm::seq<int64_t>(d, n));
     if (!mergeable(wider))
@@ -105,9 +107,7 @@ linalg::LinalgOp collapseTrailing(RewriterBase &rewriter, linalg::LinalgOp op,
     group = wider;
     size *= ranges[d];
   }
-  if (group.empty() || llvm::any_of(group, [&](int64_t d) {
-        return iters[d] != utils::IteratorType::parallel;
-      }))
+  if (group.empty())
     return op;
   rewriter.setInsertionPoint(op);
   if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation())) {
