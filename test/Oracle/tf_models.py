@@ -94,6 +94,9 @@ def grad_strided(p, x, y):
         _conv(p, "p3", v, stride=(2, 3), act="tanh"),
         _conv(p, "p4", torch.nn.functional.pad(v, (0, 0, 1, 2, 3, 0)),
               stride=2, padding="VALID", act="tanh"),
+        T.avg_pool(v, 3, 1, "SAME"),
+        T.avg_pool(v, (4, 2), 1, "SAME"),
+        T.avg_pool(v, 11, 1, "VALID"),
     ]
     flat = torch.cat([o.reshape(x.shape[0], -1) for o in outs], dim=1)
     return T.sparse_softmax_cross_entropy(_dense(p, "d", flat), y)

@@ -268,3 +268,44 @@ func.func @avg_pool_grad_valid(%dy: tensor<1x2x2x2xf32>) -> tensor<1x4x4x2xf32> 
   %0 = nn.avg_pool2d_grad %dy {padding = #nn.padding<VALID>, strides = array<i64: 2, 2>, window = array<i64: 2, 2>} : (tensor<1x2x2x2xf32>) -> tensor<1x4x4x2xf32>
   return %0 : tensor<1x4x4x2xf32>
 }
+
+// -----
+
+// At stride 1 the gradient gathers: the shares (each window's gradient over
+// its real positions) padded by the window less the pool's padding (SAME
+// 3/1 pads 1 each side: 2 - 1 = 1), then each position sums the 3x3 slices
+// that end at it, in one elementwise op, as the forward pool does.
+// CHECK-LABEL: func.func @avg_pool_grad_stride1
+// CHECK: %[[SH:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<1x5x5x2xf32>)
+// CHECK: arith.divf
+// CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x7x7x2xf32>)
+// CHECK: %[[P:.*]] = tensor.insert_slice %[[SH]] into %[[Z]][0, 1, 1, 0] [1, 5, 5, 2] [1, 1, 1, 1]
+// CHECK: %[[S0:.*]] = tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 5, 5, 2] [1, 1, 1, 1]
+// CHECK-COUNT-7: tensor.extract_slice %[[P]]
+// CHECK: %[[S8:.*]] = tensor.extract_slice %[[P]][0, 2, 2, 0] [1, 5, 5, 2] [1, 1, 1, 1]
+// CHECK-NOT: tensor.insert_slice
+// CHECK: %[[DX:.*]] = linalg.generic {{.*}} ins(%[[S0]], {{.*}}, %[[S8]] : {{.*}}) outs(%{{.*}} : tensor<1x5x5x2xf32>)
+// CHECK-COUNT-8: arith.addf
+// CHECK: return %[[DX]]
+func.func @avg_pool_grad_stride1(%dy: tensor<1x5x5x2xf32>) -> tensor<1x5x5x2xf32> {
+  %0 = nn.avg_pool2d_grad %dy {padding = #nn.padding<SAME>, strides = array<i64: 1, 1>, window = array<i64: 3, 3>} : (tensor<1x5x5x2xf32>) -> tensor<1x5x5x2xf32>
+  return %0 : tensor<1x5x5x2xf32>
+}
+
+// -----
+
+// One window over the whole image (a global pool): every position gets
+// its image's share, one broadcast.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[IMAGE:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
+// CHECK-LABEL: func.func @avg_pool_grad_global
+// CHECK: %[[SH:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<2x1x1x3xf32>)
+// CHECK: arith.divf
+// CHECK: %[[DX:.*]] = linalg.generic {indexing_maps = [#[[IMAGE]], #[[ID]]]{{.*}} ins(%[[SH]] : tensor<2x1x1x3xf32>) outs(%{{.*}} : tensor<2x4x4x3xf32>)
+// CHECK-NEXT: ^bb0(%[[V:[^:]*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: linalg.yield %[[V]] : f32
+// CHECK: return %[[DX]]
+func.func @avg_pool_grad_global(%dy: tensor<2x1x1x3xf32>) -> tensor<2x4x4x3xf32> {
+  %0 = nn.avg_pool2d_grad %dy {padding = #nn.padding<VALID>, strides = array<i64: 1, 1>, window = array<i64: 4, 4>} : (tensor<2x1x1x3xf32>) -> tensor<2x4x4x3xf32>
+  return %0 : tensor<2x4x4x3xf32>
+}

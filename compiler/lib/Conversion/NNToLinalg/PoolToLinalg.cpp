@@ -4,9 +4,12 @@
 // A pool is one elementwise op over the window's strided views of the
 // padded input, contiguous along the channels. Max pooling pads with -inf,
 // so padding never wins; average pooling divides each window by the number
-// of real elements in it, as TensorFlow does. The gradients gather: each
-// input position sums the output gradients of the windows it won (max) or
-// shared (average).
+// of real elements in it, as TensorFlow does. The gradients scatter: each
+// window offset adds the output gradients of the windows whose position
+// there won (max) or shared (average) to a strided view of the input's
+// gradient. At stride 1 an average pool's gradient gathers instead, the
+// forward pool over the padded shares, and a window over the whole image
+// broadcasts its share.
 //
 //===----------------------------------------------------------------------===//
 
@@ -249,6 +252,44 @@ struct AvgPoolGradLowering : OpRewritePattern<nn::AvgPool2DGradOp> {
                                  return divideByWindowCount(b, l, a[0], win,
                                                             str, pads, dxType);
                                });
+    // One window over the whole input (a global pool): every position
+    // gets its share.
+    int64_t h = dxType.getDimSize(1), w = dxType.getDimSize(2);
+    if (dyType.getDimSize(1) == 1 && dyType.getDimSize(2) == 1 &&
+        win[0] - pads[0] >= h && win[1] - pads[2] >= w) {
+      MLIRContext *ctx = rewriter.getContext();
+      AffineExpr zero = rewriter.getAffineConstantExpr(0);
+      auto perImage = AffineMap::get(4, 0,
+                                     {rewriter.getAffineDimExpr(0), zero, zero,
+                                      rewriter.getAffineDimExpr(3)},
+                                     ctx);
+      rewriter.replaceOp(op, generic(rewriter, loc, dxType, shares,
+                                     {perImage, identity(ctx, 4)}, parallel(4),
+                                     [](OpBuilder &, Location, ValueRange a) {
+                                       return a[0];
+                                     }));
+      return success();
+    }
+    // Stride 1: each position gathers the shares of the windows that hold
+    // it, the window's positions ending at it in `shares` padded by the
+    // window less the pool's padding. That is the forward pool's sum over
+    // the window's slices, one pass over dx; the scatter below makes one
+    // pass per window offset, each a slice inserted into the last, and the
+    // bufferization's analysis of such chains grows with the square of
+    // their length.
+    SmallVector<int64_t, 4> reach = {win[0] - 1 - pads[0], win[0] - 1 - pads[1],
+                                     win[1] - 1 - pads[2],
+                                     win[1] - 1 - pads[3]};
+    if (str[0] == 1 && str[1] == 1 &&
+        llvm::all_of(reach, [](int64_t r) { return r >= 0; })) {
+      Value padded = padNHWC(rewriter, loc, shares, reach, 0.0);
+      rewriter.replaceOp(
+          op, foldWindow(rewriter, loc, padded, win, str, dxType,
+                         [](OpBuilder &b, Location l, Value acc, Value v) {
+                           return arith::AddFOp::create(b, l, acc, v);
+                         }));
+      return success();
+    }
     rewriter.replaceOp(op,
                        accumulateWindows(rewriter, loc, dxType, dyType, win,
                                          str, pads, ValueRange{shares},
