@@ -91,8 +91,9 @@ void nnc::buildBufferizePipeline(mlir::OpPassManager &pm) {
   pm.addNestedPass<mlir::func::FuncOp>(createDuplicateSharedFillsPass());
   // Concatenated inputs are computed in place.
   pm.addNestedPass<mlir::func::FuncOp>(createConcatIntoSlicesPass());
-  // Parameter updates are computed into the parameter's own buffer.
-  pm.addPass(mlir::bufferization::createEmptyTensorEliminationPass());
+  // Parameter updates are computed into the parameter's own buffer,
+  // padded tensors' interiors in place.
+  pm.addNestedPass<mlir::func::FuncOp>(createEliminateEmptyTensorsPass());
   mlir::bufferization::OneShotBufferizePassOptions options;
   options.bufferizeFunctionBoundaries = true;
   options.functionBoundaryTypeConversion =

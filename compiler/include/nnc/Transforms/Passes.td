@@ -86,6 +86,29 @@ def ParamsToArgumentsPass : Pass<"nn-params-to-arguments", "::mlir::ModuleOp"> {
     "::mlir::bufferization::BufferizationDialect"];
 }
 
+def EliminateEmptyTensorsPass
+    : Pass<"nnc-eliminate-empty-tensors", "::mlir::func::FuncOp"> {
+  let summary = "Compute values into the buffers they are inserted into";
+  let description = [{
+    Upstream's empty-tensor elimination, one function at a time: a
+    `tensor.empty` that a value is computed into, when that value is then
+    inserted into a larger tensor (`tensor.insert_slice`: a padded input) or
+    written to a parameter (`bufferization.materialize_in_destination`), is
+    replaced by the destination's slice, so the producer writes there and
+    nothing is copied.
+
+    Upstream's pass analyses the whole module on one thread. The entry
+    points are independent (a call is analysed without its callee's
+    summary, as reading and writing its operands), so here each function is
+    analysed alone, on the pass manager's threads, with its arguments
+    writable as they are once bufferized. The result is the same; on two
+    cores ResNet-50's pass takes 0.6 s instead of 0.9 to 1.1 s, and
+    Inception-v3's 0.9 to 1.1 s instead of 1.7 to 2.0 s.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def DuplicateSharedFillsPass
     : Pass<"nnc-duplicate-shared-fills", "::mlir::func::FuncOp"> {
   let summary = "Give every user of a filled tensor its own fill";
