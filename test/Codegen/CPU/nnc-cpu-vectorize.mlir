@@ -115,3 +115,40 @@ func.func @not_merged(%x: memref<2x4x3xf32>, %b: memref<3xf32>, %y: memref<2x4x3
   }
   return
 }
+
+// -----
+
+// An elementwise op merges its trailing dimensions for an operand that
+// reads only them: the bias over (w, c) becomes one dimension of 12, like
+// the input's and output's rows.
+// CHECK-LABEL: func.func @merged_bias
+// CHECK-DAG: memref.collapse_shape %arg0 {{\[}}[0], [1, 2]] : memref<2x4x3xf32> into memref<2x12xf32>
+// CHECK-DAG: memref.collapse_shape %arg1 {{\[}}[0, 1]] : memref<4x3xf32> into memref<12xf32>
+// CHECK-DAG: memref.collapse_shape %arg2 {{\[}}[0], [1, 2]] : memref<2x4x3xf32> into memref<2x12xf32>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#wc = affine_map<(d0, d1, d2) -> (d1, d2)>
+func.func @merged_bias(%x: memref<2x4x3xf32>, %b: memref<4x3xf32>, %y: memref<2x4x3xf32>) {
+  linalg.generic {indexing_maps = [#id3, #wc, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %b : memref<2x4x3xf32>, memref<4x3xf32>) outs(%y : memref<2x4x3xf32>) {
+  ^bb0(%a: f32, %bb: f32, %o: f32):
+    %s = arith.addf %a, %bb : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A filter flipped for an input gradient, (2 - kh, 2 - kw) with the
+// channels swapped: the channels are not read in order, so nothing merges.
+// CHECK-LABEL: func.func @flipped_filter
+// CHECK-NOT: collapse_shape
+// CHECK: return
+#flip = affine_map<(d0, d1, d2, d3) -> (2 - d0, 2 - d1, d3, d2)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @flipped_filter(%w: memref<3x3x4x8xf32>, %f: memref<3x3x8x4xf32>) {
+  linalg.generic {indexing_maps = [#flip, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%w : memref<3x3x4x8xf32>) outs(%f : memref<3x3x8x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  return
+}

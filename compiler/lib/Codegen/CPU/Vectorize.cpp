@@ -48,6 +48,30 @@ std::optional<unsigned> vectorLoop(linalg::LinalgOp op) {
   return last.getPosition();
 }
 
+/// Whether `map` reads the loop dimensions `group` as consecutive results
+/// in their order, or not at all, and no other result involves them. (Not
+/// linalg::isDimSequencePreserved: it casts every result to a dimension,
+/// and a flipped filter's `2 - d0` made it read garbage.)
+bool keepsTogether(AffineMap map, ReassociationIndicesRef group) {
+  unsigned found = 0;
+  for (AffineExpr e : map.getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    bool member = dim && llvm::is_contained(group, dim.getPosition());
+    if (!member) {
+      if (found != 0 && found != group.size())
+        return false; // the run was cut short
+      if (llvm::any_of(group, [&](int64_t d) { return e.isFunctionOfDim(d); }))
+        return false;
+      continue;
+    }
+    if (found == group.size() ||
+        dim.getPosition() != static_cast<unsigned>(group[found]))
+      return false;
+    ++found;
+  }
+  return found == 0 || found == group.size();
+}
+
 /// How the dimensions of an operand indexed by `map` regroup when the
 /// iteration dimensions `group` become one: the results that iterate over
 /// them (contiguous, in order) merge, the others stay alone.
@@ -86,8 +110,12 @@ linalg::LinalgOp collapseTrailing(RewriterBase &rewriter, linalg::LinalgOp op,
   if (n < 2 || iters.back() != utils::IteratorType::parallel)
     return op;
   auto mergeable = [&](const ReassociationIndices &group) {
-    if (iters[group.front()] != utils::IteratorType::parallel ||
-        !linalg::areDimSequencesPreserved(maps, {group}))
+    if (llvm::any_of(group,
+                     [&](int64_t d) {
+                       return iters[d] != utils::IteratorType::parallel;
+                     }) ||
+        !llvm::all_of(maps,
+                      [&](AffineMap map) { return keepsTogether(map, group); }))
       return false;
     for (OpOperand &operand : op->getOpOperands()) {
       auto type = dyn_cast<MemRefType>(operand.get().getType());
@@ -109,22 +137,59 @@ linalg::LinalgOp collapseTrailing(RewriterBase &rewriter, linalg::LinalgOp op,
   }
   if (group.empty())
     return op;
-  rewriter.setInsertionPoint(op);
-  if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation())) {
-    Value out = memref::CollapseShapeOp::create(
-        rewriter, fill.getLoc(), fill.getOutputs()[0],
-        operandGroups(maps.back(), group));
-    auto flat = linalg::FillOp::create(rewriter, fill.getLoc(),
-                                       fill.getInputs(), ValueRange{out});
-    rewriter.eraseOp(fill);
-    return cast<linalg::LinalgOp>(flat.getOperation());
-  }
-  FailureOr<linalg::CollapseResult> collapsed =
-      linalg::collapseOpIterationDims(op, {group}, rewriter);
-  if (failed(collapsed))
+  if (op.hasIndexSemantics())
     return op;
+  // Every memref operand viewed with the group's dimensions merged; they
+  // are the trailing ones, so each map keeps the first for all of them.
+  // (Built here rather than by linalg::collapseOpIterationDims, which
+  // corrupted the maps of a few ops, now and then, when functions were
+  // vectorised on several threads.)
+  rewriter.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  SmallVector<Value> operands;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value v = operand.get();
+    if (isa<MemRefType>(v.getType()))
+      v = memref::CollapseShapeOp::create(
+          rewriter, loc, v,
+          operandGroups(op.getMatchingIndexingMap(&operand), group));
+    operands.push_back(v);
+  }
+  ValueRange ins = ValueRange(operands).drop_back(),
+             outs = ValueRange(operands).take_back();
+  Operation *flat;
+  if (isa<linalg::FillOp>(op.getOperation())) {
+    flat = linalg::FillOp::create(rewriter, loc, ins, outs);
+  } else if (isa<linalg::CopyOp>(op.getOperation())) {
+    flat = linalg::CopyOp::create(rewriter, loc, ins.front(), outs.front());
+  } else {
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t merged = group.size() - 1;
+    SmallVector<AffineExpr> dims;
+    for (int64_t d = 0; d < n; ++d)
+      dims.push_back(getAffineDimExpr(std::min(d, group.front()), ctx));
+    SmallVector<AffineMap> flatMaps;
+    for (AffineMap map : maps) {
+      SmallVector<AffineExpr> results;
+      for (AffineExpr e : map.getResults()) {
+        auto dim = dyn_cast<AffineDimExpr>(e);
+        if (dim && llvm::is_contained(group, dim.getPosition()) &&
+            dim.getPosition() != group.front())
+          continue;
+        results.push_back(e.replaceDims(dims));
+      }
+      flatMaps.push_back(AffineMap::get(n - merged, 0, results, ctx));
+    }
+    SmallVector<utils::IteratorType> flatIters(iters.begin(),
+                                               iters.end() - merged);
+    auto generic = linalg::GenericOp::create(rewriter, loc, TypeRange{}, ins,
+                                             outs, flatMaps, flatIters);
+    rewriter.inlineRegionBefore(op->getRegion(0), generic.getRegion(),
+                                generic.getRegion().end());
+    flat = generic;
+  }
   rewriter.eraseOp(op);
-  return collapsed->collapsedOp;
+  return cast<linalg::LinalgOp>(flat);
 }
 
 /// Tiles `op` with `sizes` (0: not tiled) in loops of `type`; the tiled op.
