@@ -49,9 +49,10 @@ std::optional<unsigned> vectorLoop(linalg::LinalgOp op) {
 }
 
 /// Whether `map` reads the loop dimensions `group` as consecutive results
-/// in their order, or not at all, and no other result involves them. (Not
-/// linalg::isDimSequencePreserved: it casts every result to a dimension,
-/// and a flipped filter's `2 - d0` made it read garbage.)
+/// in their order, or not at all, and no other result involves them, for
+/// any affine results. (Not linalg::isDimSequencePreserved, which expects
+/// projected permutations: for a flipped filter's `(2 - d0, 2 - d1, d3,
+/// d2)` it answered true now and then.)
 bool keepsTogether(AffineMap map, ReassociationIndicesRef group) {
   unsigned found = 0;
   for (AffineExpr e : map.getResults()) {
@@ -99,7 +100,7 @@ linalg::LinalgOp collapseTrailing(RewriterBase &rewriter, linalg::LinalgOp op,
                                   int64_t vectorBits) {
   if (!isa<linalg::GenericOp, linalg::CopyOp, linalg::FillOp>(op) ||
       !op.hasPureBufferSemantics() || op.hasDynamicShape() ||
-      op.getNumDpsInits() != 1)
+      op.getNumDpsInits() != 1 || op.hasIndexSemantics())
     return op;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
@@ -136,8 +137,6 @@ linalg::LinalgOp collapseTrailing(RewriterBase &rewriter, linalg::LinalgOp op,
     size *= ranges[d];
   }
   if (group.empty())
-    return op;
-  if (op.hasIndexSemantics())
     return op;
   // Every memref operand viewed with the group's dimensions merged; they
   // are the trailing ones, so each map keeps the first for all of them.

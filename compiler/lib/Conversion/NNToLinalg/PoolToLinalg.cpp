@@ -131,10 +131,7 @@ struct AvgPoolLowering : OpRewritePattern<nn::AvgPool2DOp> {
     SmallVector<int64_t, 4> pads = poolPads(op, inputType);
     Value padded = padNHWC(rewriter, loc, op.getInput(), pads, 0.0);
     Value sums = foldWindow(rewriter, loc, padded, op.getWindow(),
-                            op.getStrides(), resultType,
-                            [](OpBuilder &b, Location l, Value acc, Value v) {
-                              return arith::AddFOp::create(b, l, acc, v);
-                            });
+                            op.getStrides(), resultType, add);
     Value avg = elementwise(rewriter, loc, resultType, sums,
                             [&](OpBuilder &b, Location l, ValueRange args) {
                               return divideByWindowCount(
@@ -284,10 +281,7 @@ struct AvgPoolGradLowering : OpRewritePattern<nn::AvgPool2DGradOp> {
         llvm::all_of(reach, [](int64_t r) { return r >= 0; })) {
       Value padded = padNHWC(rewriter, loc, shares, reach, 0.0);
       rewriter.replaceOp(
-          op, foldWindow(rewriter, loc, padded, win, str, dxType,
-                         [](OpBuilder &b, Location l, Value acc, Value v) {
-                           return arith::AddFOp::create(b, l, acc, v);
-                         }));
+          op, foldWindow(rewriter, loc, padded, win, str, dxType, add));
       return success();
     }
     rewriter.replaceOp(op,
