@@ -517,3 +517,37 @@ func.func @tall_tiles(%a: memref<1000x64xf32>, %b: memref<64x64xf32>, %c: memref
   linalg.matmul ins(%a, %b : memref<1000x64xf32>, memref<64x64xf32>) outs(%c : memref<1000x64xf32>)
   return
 }
+
+// -----
+
+// With AVX-512, B is packed and K runs in 4 blocks of 512; A's rows, 8 KiB
+// apart, are copied. Each group of 4 k steps of the micro-kernel also
+// prefetches, into L2 (locality 2), lines of its panel's next K block (the
+// next one 16384 floats on, or back to the first after the last) and of
+// the next register tile's rows of A, and, for writing, a line of the C
+// tile it updates after its K loop. With AVX2, K is one block and A's rows
+// are read in place: only C's lines are prefetched.
+// CHECK-LABEL: func.func @next_blocks
+// CHECK: %[[C:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [262144]
+// CHECK: scf.for {{.*}} to %c2048{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args(
+// CHECK-NOT: locality<2>
+// CHECK: memref.prefetch %[[C]][%{{.*}}], write, locality<3>, data
+// CHECK-NOT: locality<2>
+// CHECK: vector.load
+// AVX512-LABEL: func.func @next_blocks
+// AVX512: %[[A:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [2097152]
+// AVX512: %[[C:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [262144]
+// AVX512: %[[PACKED:.*]] = memref.alloc() {alignment = 64 : i64} : memref<524288xf32>
+// AVX512: scf.for {{.*}} to %c4{{[_0-9]*}} step %c1{{[_0-9]*}} {
+// AVX512: arith.select %{{.*}}, %c-49152{{[_0-9]*}}, %c16384{{[_0-9]*}} : index
+// AVX512: scf.for {{.*}} to %c512{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args(
+// AVX512-COUNT-2: memref.prefetch %[[PACKED]][%{{.*}}], read, locality<2>, data
+// AVX512: memref.prefetch %[[A]][%{{.*}}], read, locality<2>, data
+// AVX512: memref.prefetch %[[C]][%{{.*}}], write, locality<3>, data
+// AVX512: vector.load %[[PACKED]]
+func.func @next_blocks(%a: memref<1024x2048xf32>, %b: memref<2048x256xf32>, %c: memref<1024x256xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%c : memref<1024x256xf32>)
+  linalg.matmul ins(%a, %b : memref<1024x2048xf32>, memref<2048x256xf32>) outs(%c : memref<1024x256xf32>)
+  return
+}

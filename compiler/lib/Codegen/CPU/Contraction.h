@@ -128,6 +128,14 @@ struct GemmPlan {
   /// step's row of the panel is a row of B further (a dense layer's
   /// weights), a stride those prefetchers do not follow.
   int64_t prefetchB = 0;
+  /// Outer products on a packed B with several K blocks: each register
+  /// tile's micro-kernel also prefetches, into L2, its share of the lines
+  /// of its panel's next K block (tile t of the C block the t-th share of
+  /// `nextBLines` lines; after the last block, the first). A K block of
+  /// B's panels (kc x nc, about L2's size) is reused by the block's tiles
+  /// from L2, but its first tile would stream it from L3, where a k step's
+  /// row arrives later than the FMAs need it.
+  int64_t nextBLines = 0;
   /// The C blocks go columns outer: a thread's consecutive blocks share B's
   /// column block, which stays in the caches while the rows of A stream
   /// past it (B packed, N a multiple of nc so the shares stay equal).
@@ -144,6 +152,9 @@ struct GemmPlan {
 /// The trip count of the micro-kernel's K loop at `level` (from
 /// plan.numBlockDims): the chunk for the first one when K is chunked.
 int64_t innerTrip(const Contraction &c, const GemmPlan &plan, unsigned level);
+
+/// K iterations per micro-kernel call (all its K loops).
+int64_t microK(const Contraction &c, const GemmPlan &plan);
 
 /// The trip count of the micro-kernel's innermost K loop: the K loops
 /// inside it are one when A is copied k-major, as that copy and B's

@@ -32,7 +32,8 @@ using namespace nnc::cpu::emit;
 /// Loops over the micro-kernel's K dimensions (kDims[numBlockDims...]),
 /// from `level`, carrying the accumulators.
 SmallVector<Value> Emitter::innerLoops(unsigned level, Value aK, Value bK,
-                                       SmallVector<Value> accs, Step step) {
+                                       SmallVector<Value> accs, Step step,
+                                       GroupHook group) {
   // A k-major copy of A and B's panels are dense in the kernel's K
   // iterations: one loop over them all, with the innermost strides.
   bool flat = p.packA == GemmPlan::PackA::Panel;
@@ -47,7 +48,7 @@ SmallVector<Value> Emitter::innerLoops(unsigned level, Value aK, Value bK,
     Value i = loop.getInductionVar();
     SmallVector<Value> inner(loop.getRegionIterArgs());
     inner = innerLoops(level + 1, add(aK, mul(i, ca)), add(bK, mul(i, cb)),
-                       inner, step);
+                       inner, step, group);
     scf::YieldOp::create(b, loc, inner);
     return SmallVector<Value>(loop.getResults());
   }
@@ -61,6 +62,8 @@ SmallVector<Value> Emitter::innerLoops(unsigned level, Value aK, Value bK,
   int64_t unroll = p.unroll;
   auto body = [&](Value aAt, Value bAt, SmallVector<Value> values,
                   int64_t steps) {
+    if (group && steps == unroll)
+      group(bAt);
     for (int64_t u = 0; u < steps; ++u)
       values = step(add(aAt, idx(u * stride * ca)),
                     add(bAt, idx(u * stride * cb)), values);
@@ -230,6 +233,101 @@ void Emitter::guardedRow(Value ir, int64_t r, Value mEnd,
   ifElse(inside, fn);
 }
 
+/// A hook for innerLoops that prefetches `lines` lines, `at(line)` each,
+/// spread evenly over the micro-kernel's groups of k steps: one every few
+/// groups, or a few in each. Lines the kernel needs after its K loop, or
+/// the next tile or block needs, arrive while the FMAs run instead of
+/// after.
+std::function<void(Value)>
+Emitter::spreadPrefetches(int64_t lines, Value flat, bool write, int locality,
+                          std::function<Value(Value)> at) {
+  const int64_t groups = microK(c, p) / p.unroll;
+  if (lines <= 0 || groups == 0)
+    return nullptr;
+  const int64_t perGroup = (lines + groups - 1) / groups;
+  // The innermost loop carries B's offset in the panel, dense in the
+  // kernel's K order: the group's index is that offset over a group's.
+  const int64_t groupStride = p.unroll * bAccess.coef[c.kDims.back()];
+  return [=](Value bk) {
+    Value g = arith::DivUIOp::create(b, loc, bk, idx(groupStride));
+    for (int64_t i = 0; i < perGroup; ++i) {
+      Value slot = add(mul(g, perGroup), idx(i));
+      Value line = arith::DivUIOp::create(b, loc, mul(slot, lines),
+                                          idx(groups * perGroup));
+      memref::PrefetchOp::create(b, loc, flat, at(line), write, locality,
+                                 /*isDataCache=*/true);
+    }
+  };
+}
+
+std::function<void(Value)> Emitter::nextBlockPrefetches(Value ir, Value bCol,
+                                                        Value blockIndex,
+                                                        int64_t numBlocks) {
+  if (!p.packB || p.nextBLines == 0 || numBlocks < 2)
+    return nullptr;
+  // The next block's panel lies right after this one's in the packed B;
+  // the last block's next is the first (the thread's next C block may
+  // share its columns).
+  int64_t chunk = microK(c, p) * p.nr;
+  Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     blockIndex, idx(numBlocks - 1));
+  Value delta = arith::SelectOp::create(
+      b, loc, last, idx(-(numBlocks - 1) * chunk), idx(chunk));
+  // Tile t of the C block takes the t-th share of the lines.
+  Value tile = arith::RemUIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, ir, idx(p.mr)), idx(p.mc / p.mr));
+  Value share = add(add(bCol, delta), mul(tile, p.nextBLines * kLineFloats));
+  return spreadPrefetches(
+      p.nextBLines, bFlat, /*write=*/false, /*locality=*/2,
+      [this, share](Value line) { return add(share, mul(line, kLineFloats)); });
+}
+
+std::function<void(Value)> Emitter::nextTilePrefetches(Value ir, Value jr,
+                                                       Value aK) {
+  const int64_t kc = microK(c, p), panels = p.nc / p.nr;
+  // Rows copied whole from A, one K loop in the kernel: each row's K
+  // block is contiguous.
+  if (p.packA != GemmPlan::PackA::Rows ||
+      p.numBlockDims + 1 != c.kDims.size() || panels < 2)
+    return nullptr;
+  const int64_t rowLines = (kc + kLineFloats - 1) / kLineFloats;
+  const int64_t total = p.mr * rowLines;
+  // The tile's calls, one per panel of the block, share the lines.
+  const int64_t share = (total + panels - 1) / panels;
+  Value panel = arith::RemUIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, jr, idx(p.nr)), idx(panels));
+  Value first = mul(panel, share);
+  Value next = add(ir, idx(p.mr));
+  return spreadPrefetches(
+      share, aFlat, /*write=*/false, /*locality=*/2, [=](Value line) {
+        line = minI(add(first, line), idx(total - 1));
+        Value row =
+            minI(add(next, arith::DivUIOp::create(b, loc, line, idx(rowLines))),
+                 idx(c.m() - 1));
+        Value col = arith::RemUIOp::create(b, loc, line, idx(rowLines));
+        return add(add(rowAddress(c.a, row), aK), mul(col, kLineFloats));
+      });
+}
+
+std::function<void(Value)> Emitter::tileCPrefetches(Value ir, Value jr,
+                                                    int64_t nv) {
+  // C's rows unit-stride along N, in whole lines.
+  if (!p.packB || !cFlat || c.c.coef[c.nDim] != 1 ||
+      (nv * p.lanes) % kLineFloats != 0)
+    return nullptr;
+  const int64_t rowLines = nv * p.lanes / kLineFloats;
+  return spreadPrefetches(
+      p.mr * rowLines, cFlat, /*write=*/true, /*locality=*/3, [=](Value line) {
+        Value row =
+            minI(add(ir, arith::DivUIOp::create(b, loc, line, idx(rowLines))),
+                 idx(c.m() - 1));
+        Value col =
+            add(jr, mul(arith::RemUIOp::create(b, loc, line, idx(rowLines)),
+                        kLineFloats));
+        return address(c.c, row, col);
+      });
+}
+
 void Emitter::outerProductTile(Value ir, Value jr, Value width, Value mEnd,
                                Value aK, Value bK, Value blockIndex,
                                int64_t numBlocks) {
@@ -265,6 +363,16 @@ void Emitter::outerProductTile(Value ir, Value jr, Value width, Value mEnd,
     if (!p.packB && (kStride % kLineFloats || bAccess.offset % kLineFloats))
       bPrefetches.push_back(ahead + p.nr - 1);
   }
+  std::function<void(Value)> nextBlock =
+      nextBlockPrefetches(ir, bCol, blockIndex, numBlocks);
+  std::function<void(Value)> nextTile = nextTilePrefetches(ir, jr, aK);
+  std::function<void(Value)> tileC =
+      width ? nullptr : tileCPrefetches(ir, jr, nv);
+  auto prefetchNext = [&](Value bk) {
+    for (auto &hook : {nextBlock, nextTile, tileC})
+      if (hook)
+        hook(bk);
+  };
   auto step = [&](Value ak, Value bk, ArrayRef<Value> in) {
     SmallVector<Value> out(in);
     SmallVector<Value> bv;
@@ -288,7 +396,9 @@ void Emitter::outerProductTile(Value ir, Value jr, Value width, Value mEnd,
   };
   if (epi && numBlocks == 1)
     prefetchEpilogue(rows, jr, nv);
-  accs = innerLoops(p.numBlockDims, idx(0), idx(0), accs, step);
+  accs = innerLoops(p.numBlockDims, idx(0), idx(0), accs, step,
+                    nextBlock || nextTile || tileC ? GroupHook(prefetchNext)
+                                                   : nullptr);
   byPhase(blockIndex, numBlocks, [&](Phase phase) {
     for (int64_t r = 0; r < p.mr; ++r)
       guardedRow(ir, r, mEnd, [&] {

@@ -205,10 +205,40 @@ struct Emitter {
   using Step = function_ref<SmallVector<Value>(Value aK, Value bK,
                                                ArrayRef<Value> accs)>;
 
+  /// Called once per unrolled group of the innermost loop's steps, with
+  /// B's offset at its first step.
+  using GroupHook = function_ref<void(Value bK)>;
+
   /// Loops over the micro-kernel's K dimensions (kDims[numBlockDims...]),
   /// from `level`, carrying the accumulators.
   SmallVector<Value> innerLoops(unsigned level, Value aK, Value bK,
-                                SmallVector<Value> accs, Step step);
+                                SmallVector<Value> accs, Step step,
+                                GroupHook group = nullptr);
+
+  /// A hook for innerLoops that prefetches `lines` lines, `at(line)` each,
+  /// spread evenly over the micro-kernel's groups of k steps, or null.
+  std::function<void(Value)> spreadPrefetches(int64_t lines, Value flat,
+                                              bool write, int locality,
+                                              std::function<Value(Value)> at);
+
+  /// The micro-kernel's prefetches of its share of the next K block's
+  /// lines of B's panel (GemmPlan::nextBLines), from the tile's first row
+  /// `ir`, its panel's offset in the packed B `bCol` (this block's) and
+  /// the block's index: a hook for innerLoops, or null.
+  std::function<void(Value)> nextBlockPrefetches(Value ir, Value bCol,
+                                                 Value blockIndex,
+                                                 int64_t numBlocks);
+
+  /// The micro-kernel's prefetches of its share of the next register
+  /// tile's rows of A in the K block at `aK` (A copied row by row), from
+  /// the tile's first row `ir` and its panel's first column `jr`: a hook
+  /// for innerLoops, or null.
+  std::function<void(Value)> nextTilePrefetches(Value ir, Value jr, Value aK);
+
+  /// The micro-kernel's prefetches, for writing, of the lines of C its
+  /// tile (rows from `ir`, `nv` vectors from column `jr`) updates after
+  /// its K loop: a hook for innerLoops, or null.
+  std::function<void(Value)> tileCPrefetches(Value ir, Value jr, int64_t nv);
 
   //===--------------------------------------------------------------------===//
   // Stores

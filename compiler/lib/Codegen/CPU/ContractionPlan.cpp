@@ -41,14 +41,6 @@ int64_t innermostTrip(const Contraction &c, const GemmPlan &plan) {
   return innerTrip(c, plan, c.kDims.size() - 1);
 }
 
-/// K iterations per micro-kernel call.
-int64_t microK(const Contraction &c, const GemmPlan &plan) {
-  int64_t k = 1;
-  for (unsigned level = plan.numBlockDims; level < c.kDims.size(); ++level)
-    k *= innerTrip(c, plan, level);
-  return k;
-}
-
 /// Splits the K dimensions into block loops and micro-kernel loops, the
 /// latter covering at most about `kcMax` iterations; `multiple` constrains
 /// the innermost loop's trip count (the dot kernel's vectors). The first
@@ -166,6 +158,14 @@ constexpr int64_t kLongK = 4;
 /// The fewest K iterations a slice sums.
 constexpr int64_t kMinSliceK = 256;
 
+/// K blocks each C block runs (a slice's share when K is split).
+int64_t numKBlocks(const Contraction &c, const GemmPlan &plan) {
+  int64_t n = 1;
+  for (auto [d, trip] : blockLoops(c, plan))
+    n *= trip;
+  return n / plan.kSplit;
+}
+
 int64_t numCBlocks(const Contraction &c, const GemmPlan &plan) {
   return ceilDiv(c.m(), plan.mc) * ceilDiv(c.n(), plan.nc);
 }
@@ -256,6 +256,13 @@ int64_t nnc::cpu::lineGroup(const Contraction &c, int64_t mr,
   // Groups of `group` rows from multiples of it each lie in one line.
   int64_t group = std::gcd(line, mr);
   return group > 1 && mr / group <= kMaxLineGroups ? group : 0;
+}
+
+int64_t nnc::cpu::microK(const Contraction &c, const GemmPlan &plan) {
+  int64_t k = 1;
+  for (unsigned level = plan.numBlockDims; level < c.kDims.size(); ++level)
+    k *= innerTrip(c, plan, level);
+  return k;
 }
 
 int64_t nnc::cpu::kernelTrip(const Contraction &c, const GemmPlan &plan) {
@@ -360,6 +367,9 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
     plan.packA = GemmPlan::PackA::Rows;
   if (plan.kind == GemmPlan::Kind::OuterProduct)
     plan.prefetchB = kPrefetchBytes / (4 * plan.nr);
+  if (plan.packB && numKBlocks(c, plan) > 1)
+    plan.nextBLines = microK(c, plan) * plan.nr / kLineFloats /
+                      std::max<int64_t>(1, plan.mc / plan.mr);
   if (plan.packB) {
     // Column blocks of equal widths; when they cover N exactly, the blocks
     // can go columns outer with every thread's share of the same size.
