@@ -7,7 +7,8 @@
 //     scf.for K blocks                       (the plan's block loops)
 //       scf.for jr                           nr-wide panels of the block
 //         scf.for ir                         mr-row tiles of the block
-//           micro-kernel over the block's K  accumulators in registers
+//           micro-kernel over the block's K  accumulators in registers;
+//                                            prefetches of what comes next
 //           C = acc | C += acc | D = f(C + acc, ...)   first/middle/last
 //
 // Every operand is read through a flat view of its buffer with the

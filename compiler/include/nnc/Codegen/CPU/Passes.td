@@ -33,7 +33,10 @@ def ContractionsPass : Pass<"nnc-cpu-contractions", "::mlir::func::FuncOp"> {
       activation gradient, an optimizer update), which is then removed.
     Convolutions read their input through the addresses of an implicit
     im2col. B is packed into panels when many rows of C reuse it; packed
-    or not, the micro-kernel prefetches B's panel 1 KiB ahead. A tile's
+    or not, the micro-kernel prefetches B's panel 1 KiB ahead; on a packed
+    B it also spreads over its k steps prefetches into L2 of its share of
+    the panel's next K block and of the next tile's copied rows of A, and
+    prefetches for writing the lines of C it updates. A tile's
     rows of A are copied when in place they would evict each other from L1
     (rows a multiple of 4 KiB apart) or spread over a cache line per k
     step (a filter gradient's channels, copied k-major). Tile sizes come
