@@ -153,6 +153,10 @@ struct GemmPlan {
 /// plan.numBlockDims): the chunk for the first one when K is chunked.
 int64_t innerTrip(const Contraction &c, const GemmPlan &plan, unsigned level);
 
+/// K blocks each C block runs: a slice's share when K is split (splitK
+/// divides the outermost block loop evenly).
+int64_t numKBlocks(const Contraction &c, const GemmPlan &plan);
+
 /// K iterations per micro-kernel call (all its K loops).
 int64_t microK(const Contraction &c, const GemmPlan &plan);
 

@@ -234,11 +234,10 @@ void Emitter::guardedRow(Value ir, int64_t r, Value mEnd,
   ifElse(inside, fn);
 }
 
-/// A hook for innerLoops that prefetches `lines` lines, `at(line)` each,
-/// spread evenly over the micro-kernel's groups of k steps: one every few
-/// groups, or a few in each. Lines the kernel needs after its K loop, or
-/// the next tile or block needs, arrive while the FMAs run instead of
-/// after.
+/// Prefetches of `lines` lines, `at(line)` each, spread evenly over the
+/// micro-kernel's groups of k steps (called with a group's index): one
+/// every few groups, or a few in each. Lines the kernel needs after its K loop,
+/// or the next tile or block needs, arrive while the FMAs run instead of after.
 std::function<void(Value)>
 Emitter::spreadPrefetches(int64_t lines, Value flat, bool write, int locality,
                           std::function<Value(Value)> at) {
@@ -246,11 +245,7 @@ Emitter::spreadPrefetches(int64_t lines, Value flat, bool write, int locality,
   if (lines <= 0 || groups == 0)
     return nullptr;
   const int64_t perGroup = (lines + groups - 1) / groups;
-  // The innermost loop carries B's offset in the panel, dense in the
-  // kernel's K order: the group's index is that offset over a group's.
-  const int64_t groupStride = p.unroll * bAccess.coef[c.kDims.back()];
-  return [=](Value bk) {
-    Value g = arith::DivUIOp::create(b, loc, bk, idx(groupStride));
+  return [=](Value g) {
     for (int64_t i = 0; i < perGroup; ++i) {
       Value slot = add(mul(g, perGroup), idx(i));
       Value line = arith::DivUIOp::create(b, loc, mul(slot, lines),
@@ -264,7 +259,7 @@ Emitter::spreadPrefetches(int64_t lines, Value flat, bool write, int locality,
 std::function<void(Value)> Emitter::nextBlockPrefetches(Value ir, Value bCol,
                                                         Value blockIndex,
                                                         int64_t numBlocks) {
-  if (!p.packB || p.nextBLines == 0 || numBlocks < 2)
+  if (p.nextBLines == 0 || numBlocks < 2)
     return nullptr;
   // The next block's panel lies right after this one's in the packed B;
   // the last block's next is the first (the thread's next C block may
@@ -369,10 +364,14 @@ void Emitter::outerProductTile(Value ir, Value jr, Value width, Value mEnd,
   std::function<void(Value)> nextTile = nextTilePrefetches(ir, jr, aK);
   std::function<void(Value)> tileC =
       width ? nullptr : tileCPrefetches(ir, jr, nv);
+  // The innermost loop carries B's offset in the panel, dense in the
+  // kernel's K order: the group's index is that offset over a group's.
+  const int64_t groupStride = p.unroll * bAccess.coef[c.kDims.back()];
   auto prefetchNext = [&](Value bk) {
-    for (auto &hook : {nextBlock, nextTile, tileC})
-      if (hook)
-        hook(bk);
+    Value g = arith::DivUIOp::create(b, loc, bk, idx(groupStride));
+    for (auto *hook : {&nextBlock, &nextTile, &tileC})
+      if (*hook)
+        (*hook)(g);
   };
   auto step = [&](Value ak, Value bk, ArrayRef<Value> in) {
     SmallVector<Value> out(in);
@@ -503,13 +502,6 @@ void Emitter::forEachBlock(function_ref<void(Value, Value, Value)> fn) {
   nest(0, idx(0), idx(0), idx(0));
 }
 
-int64_t Emitter::numBlocks() {
-  int64_t n = 1;
-  for (auto [d, trip] : blockLoops())
-    n *= trip;
-  return n;
-}
-
 void Emitter::tile(Value ir, Value jr, Value mEnd, Value nEnd, Value aK,
                    Value bK, Value blockIndex, int64_t blocks) {
   int64_t n = c.n();
@@ -556,7 +548,7 @@ void Emitter::emitBlocks(Value partial) {
         Value m0 = mul(ib, p.mc), n0 = mul(jb, p.nc);
         Value mEnd = minI(add(m0, idx(p.mc)), idx(m));
         Value nEnd = minI(add(n0, idx(p.nc)), idx(n));
-        int64_t blocks = numBlocks();
+        int64_t blocks = numKBlocks(c, p);
         if (p.packA != GemmPlan::PackA::None)
           aTile = memref::AllocaOp::create(b, loc,
                                            MemRefType::get({aTileSize}, f32),
@@ -598,7 +590,7 @@ void Emitter::emit() {
   // C is neither read nor written when it starts as zeros, the epilogue
   // stores to D and no K block leaves partial sums in it (one block, or
   // the slices' own copies).
-  bool cUnused = c.zeroInit && epi && (p.kSplit > 1 || numBlocks() == 1);
+  bool cUnused = c.zeroInit && epi && (p.kSplit > 1 || numKBlocks(c, p) == 1);
   if (!cUnused)
     cFlat = flatView(c.c);
   if (epi) {

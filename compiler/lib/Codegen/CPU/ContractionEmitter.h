@@ -215,8 +215,9 @@ struct Emitter {
                                 SmallVector<Value> accs, Step step,
                                 GroupHook group = nullptr);
 
-  /// A hook for innerLoops that prefetches `lines` lines, `at(line)` each,
-  /// spread evenly over the micro-kernel's groups of k steps, or null.
+  /// Prefetches of `lines` lines, `at(line)` each, spread evenly over the
+  /// micro-kernel's groups of k steps: called with a group's index, or
+  /// null. The three below are such, for outerProductTile's GroupHook.
   std::function<void(Value)> spreadPrefetches(int64_t lines, Value flat,
                                               bool write, int locality,
                                               std::function<Value(Value)> at);
@@ -224,20 +225,20 @@ struct Emitter {
   /// The micro-kernel's prefetches of its share of the next K block's
   /// lines of B's panel (GemmPlan::nextBLines), from the tile's first row
   /// `ir`, its panel's offset in the packed B `bCol` (this block's) and
-  /// the block's index: a hook for innerLoops, or null.
+  /// the block's index (spreadPrefetches).
   std::function<void(Value)> nextBlockPrefetches(Value ir, Value bCol,
                                                  Value blockIndex,
                                                  int64_t numBlocks);
 
   /// The micro-kernel's prefetches of its share of the next register
   /// tile's rows of A in the K block at `aK` (A copied row by row), from
-  /// the tile's first row `ir` and its panel's first column `jr`: a hook
-  /// for innerLoops, or null.
+  /// the tile's first row `ir` and its panel's first column `jr`
+  /// (spreadPrefetches).
   std::function<void(Value)> nextTilePrefetches(Value ir, Value jr, Value aK);
 
   /// The micro-kernel's prefetches, for writing, of the lines of C its
   /// tile (rows from `ir`, `nv` vectors from column `jr`) updates after
-  /// its K loop: a hook for innerLoops, or null.
+  /// its K loop (spreadPrefetches).
   std::function<void(Value)> tileCPrefetches(Value ir, Value jr, int64_t nv);
 
   //===--------------------------------------------------------------------===//
@@ -288,8 +289,6 @@ struct Emitter {
 
   /// Loops over K blocks; `fn(aK, bK, blockIndex)` emits one block.
   void forEachBlock(function_ref<void(Value, Value, Value)> fn);
-
-  int64_t numBlocks();
 
   void tile(Value ir, Value jr, Value mEnd, Value nEnd, Value aK, Value bK,
             Value blockIndex, int64_t blocks);

@@ -158,14 +158,6 @@ constexpr int64_t kLongK = 4;
 /// The fewest K iterations a slice sums.
 constexpr int64_t kMinSliceK = 256;
 
-/// K blocks each C block runs (a slice's share when K is split).
-int64_t numKBlocks(const Contraction &c, const GemmPlan &plan) {
-  int64_t n = 1;
-  for (auto [d, trip] : blockLoops(c, plan))
-    n *= trip;
-  return n / plan.kSplit;
-}
-
 int64_t numCBlocks(const Contraction &c, const GemmPlan &plan) {
   return ceilDiv(c.m(), plan.mc) * ceilDiv(c.n(), plan.nc);
 }
@@ -263,6 +255,13 @@ int64_t nnc::cpu::microK(const Contraction &c, const GemmPlan &plan) {
   for (unsigned level = plan.numBlockDims; level < c.kDims.size(); ++level)
     k *= innerTrip(c, plan, level);
   return k;
+}
+
+int64_t nnc::cpu::numKBlocks(const Contraction &c, const GemmPlan &plan) {
+  int64_t n = 1;
+  for (auto [d, trip] : blockLoops(c, plan))
+    n *= trip;
+  return n / plan.kSplit;
 }
 
 int64_t nnc::cpu::kernelTrip(const Contraction &c, const GemmPlan &plan) {
