@@ -6,6 +6,8 @@
 // cloned in. Ops with results and private functions stay as they are.
 // An entry left with straight-line code only is compiled without
 // optimisation (noinline optnone); one with control flow left is not.
+// A kernel whose buffers all have static sizes, strides and offset takes
+// them as bare pointers (llvm.bareptr); one with a dynamic size does not.
 // CHECK: func.func @entry(%[[A:.*]]: memref<8xf32>, %[[B:.*]]: memref<8xf32>, %[[C:.*]]: memref<4xf32>) attributes {passthrough = ["noinline", "optnone"]}
 // CHECK: call @nnc_kernel_0(%[[A]], %[[B]]) : (memref<8xf32>, memref<8xf32>) -> ()
 // CHECK-NEXT: call @nnc_kernel_1(%[[B]], %[[A]]) : (memref<8xf32>, memref<8xf32>) -> ()
@@ -16,11 +18,14 @@
 // CHECK: func.func private @helper
 // CHECK-NEXT: arith.constant
 // CHECK-NEXT: linalg.fill
-// CHECK: func.func private @nnc_kernel_0(%{{.*}}: memref<8xf32>, %{{.*}}: memref<8xf32>) attributes {passthrough = ["noinline"]}
+// CHECK: func.func @dynamic(%{{.*}}: memref<?xf32>, %{{.*}}: memref<4xf32, strided<[2], offset: 1>>)
+// CHECK: func.func private @nnc_kernel_0(%{{.*}}: memref<8xf32>, %{{.*}}: memref<8xf32>) attributes {llvm.bareptr, passthrough = ["noinline"]}
 // CHECK-NEXT: linalg.copy
 // CHECK: func.func private @nnc_kernel_2(%[[X:.*]]: memref<4xf32>)
 // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: linalg.fill ins(%[[ZERO]] : f32) outs(%[[X]] : memref<4xf32>)
+// CHECK: func.func private @nnc_kernel_3(%{{.*}}: memref<?xf32>) attributes {passthrough = ["noinline"]}
+// CHECK: func.func private @nnc_kernel_4(%{{.*}}: memref<4xf32, strided<[2], offset: 1>>) attributes {llvm.bareptr, passthrough = ["noinline"]}
 
 // Identical nests (the two copies) are then one function.
 // MERGED: call @nnc_kernel_0(%{{.*}}, %{{.*}})
@@ -45,5 +50,12 @@ func.func @branching(%c: memref<4xf32>, %p: i1) {
 func.func private @helper(%c: memref<4xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<4xf32>)
+  return
+}
+
+func.func @dynamic(%d: memref<?xf32>, %s: memref<4xf32, strided<[2], offset: 1>>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%d : memref<?xf32>)
+  linalg.fill ins(%zero : f32) outs(%s : memref<4xf32, strided<[2], offset: 1>>)
   return
 }

@@ -40,6 +40,21 @@ llvm::SetVector<Value> capturedValues(Operation *op) {
   return values;
 }
 
+/// Whether `type` can cross a call as its aligned pointer alone: a memref
+/// whose sizes, strides and offset are all static, so the callee rebuilds
+/// the rest of the descriptor from constants.
+bool passableAsPointer(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return !isa<UnrankedMemRefType>(type);
+  int64_t offset;
+  SmallVector<int64_t> strides;
+  return memref.hasStaticShape() &&
+         succeeded(memref.getStridesAndOffset(strides, offset)) &&
+         ShapedType::isStatic(offset) &&
+         llvm::all_of(strides, ShapedType::isStatic);
+}
+
 /// Replaces `op` by a call to a new private function and moves `op` into
 /// it (cloning and erasing the training step's thousands of nests took
 /// seconds of ResNet-50's compilation).
@@ -61,6 +76,12 @@ void outline(Operation *op, StringRef name, OpBuilder &moduleBuilder) {
       func::FuncOp::create(moduleBuilder, op->getLoc(), name,
                            FunctionType::get(op->getContext(), types, {}));
   func.setPrivate();
+  // A kernel takes its buffers as bare pointers (the LLVM lowering's
+  // `llvm.bareptr`): a descriptor passed whole is two pointers and 2r + 1
+  // integers for a rank-r memref, which the entry points' sequencers build,
+  // take apart and pass at every call (most of ResNet-50's LLVM IR).
+  if (llvm::all_of(types, passableAsPointer))
+    func->setAttr("llvm.bareptr", moduleBuilder.getUnitAttr());
   func->setAttr("passthrough", moduleBuilder.getArrayAttr(
                                    {moduleBuilder.getStringAttr("noinline")}));
   Block *body = func.addEntryBlock();
