@@ -15,6 +15,7 @@
 #include "nn/IR/NNDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -76,11 +77,18 @@ mlir::LogicalResult nnc::runPipeline(mlir::ModuleOp module,
   mlir::applyDefaultTimingManagerCLOptions(tm);
   mlir::TimingScope timing = tm.getRootScope();
   pm.enableTiming(timing);
+  // Verifying after every pass was a third of ResNet-50's MLIR time (each
+  // verification walks the whole module, the training step's thousands of
+  // ops on one thread). The passes' own tests verify after each (nnc-opt);
+  // here the pipeline's result is verified once.
+  pm.enableVerifier(options.verifyEach);
   PipelineOptions pipeline = options.pipeline;
   if (!options.isCUDA() && options.stage >= Stage::LLVMMLIR)
     pipeline.cpu = describeCPU(options.codegen);
   buildPipelineUpTo(pm, options.stage, pipeline);
-  return pm.run(module);
+  if (failed(pm.run(module)))
+    return mlir::failure();
+  return options.verifyEach ? mlir::success() : mlir::verify(module);
 }
 
 /// Writes the objects to temporary files and links them into the program:

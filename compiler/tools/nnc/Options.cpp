@@ -62,6 +62,11 @@ cl::opt<bool> timeStages(
     cl::desc("Print how long each step took (reading, the MLIR passes, LLVM's "
              "code generation, linking) on stderr"),
     cl::cat(nncCategory));
+cl::opt<bool> verifyEach(
+    "verify-each",
+    cl::desc("Verify the IR after every MLIR pass (for debugging the "
+             "compiler; by default only the pipeline's result is verified)"),
+    cl::cat(nncCategory));
 cl::opt<bool> listStages("help-list-stages",
                          cl::desc("List the --emit stages in order"),
                          cl::cat(nncCategory));
@@ -226,6 +231,7 @@ mlir::FailureOr<DriverOptions> nnc::parseCommandLine(int argc, char **argv) {
   DriverOptions options;
   options.listStages = listStages;
   options.time = timeStages;
+  options.verifyEach = verifyEach;
   if (options.listStages)
     return options;
   options.input = inputFile;

@@ -29,6 +29,9 @@ struct DriverOptions {
   /// --help-list-stages: print the stages and do nothing else.
   bool listStages = false;
   bool time = false; ///< --time: each step's wall time on stderr
+  /// --verify-each: verify the IR after every MLIR pass, not only the
+  /// pipeline's result.
+  bool verifyEach = false;
   /// --set and --batch.
   ModelOptions model;
   /// --cpu and --mattr.
