@@ -47,7 +47,9 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   contractions.l2Bytes = tuning.l2Bytes;
   pm.addNestedPass<func::FuncOp>(createContractionsPass(contractions));
   pm.addNestedPass<func::FuncOp>(createCopiesToLinalgPass());
-  // Each loop nest in its own function; identical ones are compiled once.
+  // Each loop nest in its own function; identical ones are compiled once,
+  // and fills of any shape are one kernel.
+  pm.addNestedPass<func::FuncOp>(createGenericFillsPass());
   pm.addPass(createOutlineKernelsPass());
   addUpstream(pm, "duplicate-function-elimination");
   // Everything else: threads over the outer loops, vectors along the

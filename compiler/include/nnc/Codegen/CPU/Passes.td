@@ -120,6 +120,26 @@ def CopiesToLinalgPass
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def GenericFillsPass : Pass<"nnc-cpu-generic-fills", "::mlir::func::FuncOp"> {
+  let summary = "Fill buffers through views of dynamic shape, one kernel for all";
+  let description = [{
+    Runs on buffers, just before nnc-cpu-outline-kernels. Every top-level
+    `linalg.fill` of a public function whose buffer has a static shape and
+    layout fills it through a view instead: its dimensions merged where they
+    walk one contiguous range (`memref.collapse_shape`), then cast to
+    dynamic sizes, offset and strides (a unit innermost stride stays
+    static), and stored by loops: `scf.forall` over its rows (all
+    dimensions but the innermost as one index; chunks of 8192 elements when
+    it has one dimension), a scalar `scf.for` along each, which LLVM
+    vectorises (a zero fill's becomes a memset). Outlined, the fills of a
+    model are then one kernel per rank, element type and value, not one
+    per shape.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def OutlineKernelsPass : Pass<"nnc-cpu-outline-kernels", "::mlir::ModuleOp"> {
   let summary = "Move each loop nest of the entry points into its own function";
   let description = [{
