@@ -88,8 +88,8 @@ void emitFill(OpBuilder &b, Location loc, Value value, Value view) {
           hi = arith::MinUIOp::create(b, loc, end, sizes[0]);
         }
         for (int64_t d = rank - 2; d >= 0; --d) {
-          indices[d] = d == 0 ? unit
-                              : arith::RemUIOp::create(b, loc, unit, sizes[d]);
+          indices[d] =
+              d == 0 ? unit : arith::RemUIOp::create(b, loc, unit, sizes[d]);
           if (d > 0)
             unit = arith::DivUIOp::create(b, loc, unit, sizes[d]);
         }
