@@ -9,7 +9,6 @@
 
 #include "nnc/Driver/Error.h"
 
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -133,8 +132,7 @@ mlir::LogicalResult nnc::optimizeAndEmit(Module &llvmModule,
                                          TargetMachine &machine,
                                          unsigned optLevel, Stage stage,
                                          raw_pwrite_stream &os) {
-  auto optimize = mlir::makeOptimizingTransformer(optLevel, 0, &machine);
-  if (Error err = optimize(&llvmModule))
+  if (Error err = optimizeModule(llvmModule, machine, optLevel))
     return nnc::reportError("LLVM optimisation failed: " +
                             toString(std::move(err)));
 

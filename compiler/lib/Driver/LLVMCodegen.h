@@ -31,7 +31,13 @@ mlir::FailureOr<TargetModule> translateForTarget(mlir::ModuleOp module,
                                                  llvm::LLVMContext &context,
                                                  const CodegenOptions &options);
 
-/// Optimises `module` at `optLevel` and writes it as `stage` (LLVM IR,
+/// Runs LLVM's optimisation pipeline for `optLevel` on `module`, with loop
+/// strength reduction at its end for every function but the contraction
+/// kernels, and the code generator's own turned off (Optimize.cpp).
+llvm::Error optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
+                           unsigned optLevel);
+
+/// Optimises `module` at `optLevel` (optimizeModule) and writes it as `stage` (LLVM IR,
 /// assembly or an object file).
 mlir::LogicalResult optimizeAndEmit(llvm::Module &module,
                                     llvm::TargetMachine &machine,

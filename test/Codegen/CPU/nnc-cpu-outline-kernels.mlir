@@ -26,6 +26,9 @@
 // CHECK-NEXT: linalg.fill ins(%[[ZERO]] : f32) outs(%[[X]] : memref<4xf32>)
 // CHECK: func.func private @nnc_kernel_3(%{{.*}}: memref<?xf32>) attributes {passthrough = ["noinline"]}
 // CHECK: func.func private @nnc_kernel_4(%{{.*}}: memref<4xf32, strided<[2], offset: 1>>) attributes {llvm.bareptr, passthrough = ["noinline"]}
+// A contraction's loop (nnc-cpu-contractions marks it) makes a kernel that
+// LLVM's loop strength reduction leaves alone.
+// CHECK: func.func private @nnc_kernel_5(%{{.*}}: memref<4xf32>) attributes {llvm.bareptr, passthrough = ["noinline", "nnc-contraction"]}
 
 // Identical nests (the two copies) are then one function.
 // MERGED: call @nnc_kernel_0(%{{.*}}, %{{.*}})
@@ -57,5 +60,13 @@ func.func @dynamic(%d: memref<?xf32>, %s: memref<4xf32, strided<[2], offset: 1>>
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%d : memref<?xf32>)
   linalg.fill ins(%zero : f32) outs(%s : memref<4xf32, strided<[2], offset: 1>>)
+  return
+}
+
+func.func @contraction(%c: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%i) in (4) {
+    memref.store %zero, %c[%i] : memref<4xf32>
+  } {nnc.contraction}
   return
 }

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ContractionEmitter.h"
+#include "nnc/Codegen/CPU/Passes.h"
 
 using namespace mlir;
 using namespace nnc::cpu;
@@ -535,7 +536,7 @@ void Emitter::emitBlocks(Value partial) {
     std::swap(ubs[0], ubs[1]);
   if (partial)
     ubs.insert(ubs.begin(), b.getIndexAttr(p.kSplit));
-  scf::ForallOp::create(
+  auto blocksLoop = scf::ForallOp::create(
       b, loc, ubs, ValueRange{}, std::nullopt,
       [&](OpBuilder &, Location, ValueRange all) {
         ValueRange ivs = all;
@@ -582,6 +583,9 @@ void Emitter::emitBlocks(Value partial) {
         aTile = Value();
         scf::InParallelOp::create(b, loc);
       });
+  // Its micro-kernel is compiled without loop strength reduction
+  // (nnc-cpu-outline-kernels, compiler/lib/Driver/Optimize.cpp).
+  blocksLoop->setAttr(nnc::cpu::kContractionAttr, b.getUnitAttr());
 }
 
 void Emitter::emit() {

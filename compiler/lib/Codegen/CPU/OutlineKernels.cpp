@@ -82,8 +82,12 @@ void outline(Operation *op, StringRef name, OpBuilder &moduleBuilder) {
   // take apart and pass at every call (most of ResNet-50's LLVM IR).
   if (llvm::all_of(types, passableAsPointer))
     func->setAttr("llvm.bareptr", moduleBuilder.getUnitAttr());
-  func->setAttr("passthrough", moduleBuilder.getArrayAttr(
-                                   {moduleBuilder.getStringAttr("noinline")}));
+  SmallVector<Attribute> passthrough = {
+      moduleBuilder.getStringAttr("noinline")};
+  if (op->hasAttr(nnc::cpu::kContractionAttr))
+    passthrough.push_back(
+        moduleBuilder.getStringAttr(nnc::cpu::kContractionFnAttr));
+  func->setAttr("passthrough", moduleBuilder.getArrayAttr(passthrough));
   Block *body = func.addEntryBlock();
   OpBuilder b = OpBuilder::atBlockBegin(body);
   IRMapping map;

@@ -12,6 +12,12 @@
 #include "mlir/Pass/Pass.h"
 
 namespace nnc::cpu {
+/// Marks the loop over a contraction's blocks of C (nnc-cpu-contractions);
+/// nnc-cpu-outline-kernels gives its kernel the LLVM function attribute
+/// kContractionFnAttr, which the LLVM optimisation pipeline reads.
+constexpr llvm::StringLiteral kContractionAttr = "nnc.contraction";
+constexpr llvm::StringLiteral kContractionFnAttr = "nnc-contraction";
+
 #define GEN_PASS_DECL
 #include "nnc/Codegen/CPU/Passes.h.inc"
 

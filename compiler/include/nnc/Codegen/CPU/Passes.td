@@ -149,6 +149,12 @@ def OutlineKernelsPass : Pass<"nnc-cpu-outline-kernels", "::mlir::ModuleOp"> {
     arguments (constants are cloned in). The same layer shapes then give
     the same functions, which duplicate-function-elimination merges: a
     ResNet's repeated blocks are generated, vectorised and compiled once.
+    A kernel whose buffers all have static sizes, strides and offsets takes
+    them as bare pointers (`llvm.bareptr`), not as descriptors the entry
+    point builds and takes apart at every call. The kernel of a
+    contraction's loop (marked `nnc.contraction` by nnc-cpu-contractions)
+    carries the LLVM function attribute `nnc-contraction`: loop strength
+    reduction leaves it alone (compiler/lib/Driver/Optimize.cpp).
     An entry point left with straight-line code only (calls, allocations)
     is marked `noinline optnone`: LLVM's optimiser leaves it alone, and the
     driver compiles it at -O0 in an object of its own, where FastISel
