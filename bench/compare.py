@@ -21,8 +21,9 @@ each in a process of its own with the same thread count, the OpenMP ones
 (PyTorch) pinned as nnc is; a peer that fails is reported as failed and
 the best of the others is used.
 
-For every row it compiles and runs nnc's bench program and every peer,
-alternating them over a few rounds on the short workloads, and writes
+For every row it compiles nnc's bench program (the main table's last
+column: the wall time of `nnc MODEL.nn -o prog`) and runs it and every
+peer, alternating them over a few rounds on the short workloads, and writes
 DIR/results.json (every peer's step times), DIR/results.md (the tables it
 prints) and, with matplotlib, DIR/time.png, DIR/gflops.png and
 DIR/matmul.png. --gpu FILE merges bench/gpu_run.py's results.json (its
@@ -38,6 +39,7 @@ import os
 import platform
 import subprocess
 import sys
+import time
 
 import compare_report as report
 import programs
@@ -167,8 +169,11 @@ def measure(args, title, build, mode, nnc_steps, workload, peers, rounds):
     forward pass's as the peers count them, 3x that when it trains or
     takes gradients; nnc's own count when no peer ran."""
     nnc, times, forward, flops = [], {p: [] for p in peers}, None, None
+    compiled = None
     try:
+        start = time.monotonic()
         exe = build()
+        compiled = time.monotonic() - start
     except subprocess.CalledProcessError as e:
         nnc = {"error": "nnc failed: exit %d" % e.returncode}
     for _ in range(rounds):
@@ -190,7 +195,8 @@ def measure(args, title, build, mode, nnc_steps, workload, peers, rounds):
                 forward = result["flops"]
     if forward:
         flops = forward if mode == "forward" else 3 * forward
-    return report.row(title, flops, nnc, times, args.peak)
+    return report.row(title, flops, nnc, times, args.peak,
+                      {"nnc_compile_seconds": compiled})
 
 
 def tf_cnn_row(args, key):

@@ -71,11 +71,12 @@ def cell(value, fmt="%.4f"):
 
 def best_line(r):
     """A row of the main table."""
-    return "| %s | %s | %s | %s | %s | %s | %s |" % (
+    return "| %s | %s | %s | %s | %s | %s | %s | %s |" % (
         r["workload"], cell(r["nnc_seconds"]) if r["nnc_seconds"] else
         "failed", r["peer"] or "-", cell(r["peer_seconds"]),
         cell(r["ratio"], "%.2fx"), cell(r["nnc_gflops"], "%.1f"),
-        peak_cell(r["nnc_fraction_of_peak"]))
+        peak_cell(r["nnc_fraction_of_peak"]),
+        cell(r.get("nnc_compile_seconds"), "%.2f"))
 
 
 def peers_line(r, peers):
@@ -103,8 +104,8 @@ def notes(rows):
 def markdown(results):
     rows = results["rows"]
     lines = ["| workload | nnc s/step | best peer | best peer s/step | "
-             "best/nnc | nnc GFLOP/s | nnc % of peak |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
+             "best/nnc | nnc GFLOP/s | nnc % of peak | nnc compile s |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     lines += [best_line(r) for r in rows]
     peers = [p for p in ORDER if any(p in r.get("peers", {}) for r in rows)]
     if peers:

@@ -5,7 +5,8 @@
 # forward and forward-backward at batch 128, the tf_cnn_benchmarks nets'
 # training steps at batch 32) it prints nnc's seconds per step, the best
 # peer's name and time, best peer / nnc (above 1, nnc is faster), nnc's
-# GFLOP/s and share of the measured peak, then every peer's time; it writes
+# GFLOP/s and share of the measured peak and the time nnc took to compile
+# the row's program, then every peer's time; it writes
 # bench/results/ (results.json, results.md, PNG plots).
 #
 #   bench/run.sh                          # everything (the tf_cnn nets: long)
