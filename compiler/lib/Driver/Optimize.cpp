@@ -7,7 +7,9 @@
 // the code generator's time for AlexNet, and their inner loops came out
 // with as many instructions or fewer without it; on the other kernels
 // (elementwise loops, copies with computed addresses) it keeps the address
-// arithmetic out of the loops.
+// arithmetic out of the loops. LLVM's standard instrumentations leave the
+// optnone sequencers alone (when `--emit=obj` compiles them with the rest)
+// and give `--time-passes`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,7 @@
 #include "nnc/Codegen/CPU/Passes.h"
 
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Scalar/LoopPassManager.h"
 #include "llvm/Transforms/Scalar/LoopStrengthReduce.h"
@@ -40,7 +43,8 @@ private:
 };
 
 /// Turns the code generator's own loop strength reduction off (its
-/// `-disable-lsr`), once, unless the command line set it.
+/// `-disable-lsr`), once, unless the command line set it. A CUDA model's
+/// kernels are compiled to PTX earlier, in the MLIR pipeline, with it on.
 void disableCodegenStrengthReduction() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -68,7 +72,11 @@ Error nnc::optimizeModule(Module &module, TargetMachine &machine,
   tuning.LoopInterleaving = true;
   tuning.LoopVectorization = true;
   tuning.SLPVectorization = true;
-  PassBuilder builder(&machine, tuning);
+  PassInstrumentationCallbacks callbacks;
+  StandardInstrumentations instrumentations(module.getContext(),
+                                            /*DebugLogging=*/false);
+  instrumentations.registerCallbacks(callbacks, &modules);
+  PassBuilder builder(&machine, tuning, std::nullopt, &callbacks);
   builder.registerModuleAnalyses(modules);
   builder.registerCGSCCAnalyses(sccs);
   builder.registerFunctionAnalyses(functions);
