@@ -37,8 +37,8 @@ mlir::FailureOr<TargetModule> translateForTarget(mlir::ModuleOp module,
 llvm::Error optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
                            unsigned optLevel);
 
-/// Optimises `module` at `optLevel` (optimizeModule) and writes it as `stage` (LLVM IR,
-/// assembly or an object file).
+/// Optimises `module` at `optLevel` (optimizeModule) and writes it as
+/// `stage` (LLVM IR, assembly or an object file).
 mlir::LogicalResult optimizeAndEmit(llvm::Module &module,
                                     llvm::TargetMachine &machine,
                                     unsigned optLevel, Stage stage,

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Contraction.h"
+#include "nnc/Utils/MemRefUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -109,20 +110,14 @@ LinearAccess nnc::cpu::denseAccess(const Contraction &c) {
 
 std::optional<LinearAccess> nnc::cpu::linearAccess(Value buffer, AffineMap map,
                                                    ArrayRef<int64_t> sizes) {
-  auto type = dyn_cast<MemRefType>(buffer.getType());
-  if (!type || !type.hasStaticShape())
-    return std::nullopt;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) ||
-      llvm::any_of(strides, ShapedType::isDynamic))
+  std::optional<StaticLayout> layout = getStaticLayout(buffer.getType());
+  if (!layout)
     return std::nullopt;
   LinearAccess access;
   access.buffer = buffer;
-  access.offset = offset;
+  access.offset = layout->offset;
   access.coef.assign(map.getNumDims(), 0);
-  for (auto [expr, stride] : llvm::zip(map.getResults(), strides)) {
+  for (auto [expr, stride] : llvm::zip(map.getResults(), layout->strides)) {
     SmallVector<int64_t> coef(map.getNumDims(), 0);
     int64_t constant = 0;
     if (!linearize(expr, 1, coef, constant))

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnc/Codegen/CPU/Passes.h"
+#include "nnc/Utils/MemRefUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -109,26 +110,24 @@ void emitFill(OpBuilder &b, Location loc, Value value, Value view) {
 /// buffer's layout is not static.
 bool makeGeneric(linalg::FillOp fill) {
   Value out = fill.getOutputs().front();
-  auto type = dyn_cast<MemRefType>(out.getType());
-  int64_t offset;
-  SmallVector<int64_t> strides;
-  if (!type || type.getRank() == 0 || !type.hasStaticShape() ||
-      failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) ||
-      llvm::any_of(strides, ShapedType::isDynamic))
+  std::optional<nnc::StaticLayout> layout = nnc::getStaticLayout(out.getType());
+  if (!layout || layout->strides.empty())
     return false;
+  auto type = cast<MemRefType>(out.getType());
   OpBuilder b(fill);
   Location loc = fill.getLoc();
-  SmallVector<ReassociationIndices> runs = contiguousRuns(type, strides);
+  SmallVector<ReassociationIndices> runs =
+      contiguousRuns(type, layout->strides);
   if (runs.size() < static_cast<size_t>(type.getRank()) &&
       memref::CollapseShapeOp::isGuaranteedCollapsible(type, runs)) {
     out = memref::CollapseShapeOp::create(b, loc, out, runs);
     type = cast<MemRefType>(out.getType());
-    strides.clear();
-    if (failed(type.getStridesAndOffset(strides, offset)))
-      return false;
+    // Merging dimensions of a static layout leaves a static layout.
+    layout = nnc::getStaticLayout(type);
+    assert(layout && "a collapsed static layout is static");
   }
-  Value view = memref::CastOp::create(b, loc, dynamicType(type, strides), out);
+  Value view =
+      memref::CastOp::create(b, loc, dynamicType(type, layout->strides), out);
   emitFill(b, loc, fill.getInputs().front(), view);
   fill->erase();
   return true;

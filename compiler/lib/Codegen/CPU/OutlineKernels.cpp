@@ -8,6 +8,7 @@
 
 #include "nnc/Codegen/CPU/Passes.h"
 
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -40,19 +41,12 @@ llvm::SetVector<Value> capturedValues(Operation *op) {
   return values;
 }
 
-/// Whether `type` can cross a call as its aligned pointer alone: a memref
-/// whose sizes, strides and offset are all static, so the callee rebuilds
-/// the rest of the descriptor from constants.
+/// Whether `type` can cross a call as its aligned pointer alone: not a
+/// memref, or one the LLVM lowering passes bare (static sizes, strides and
+/// offset, from which the callee rebuilds the descriptor).
 bool passableAsPointer(Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  if (!memref)
-    return !isa<UnrankedMemRefType>(type);
-  int64_t offset;
-  SmallVector<int64_t> strides;
-  return memref.hasStaticShape() &&
-         succeeded(memref.getStridesAndOffset(strides, offset)) &&
-         ShapedType::isStatic(offset) &&
-         llvm::all_of(strides, ShapedType::isStatic);
+  auto memref = dyn_cast<BaseMemRefType>(type);
+  return !memref || LLVMTypeConverter::canConvertToBarePtr(memref);
 }
 
 /// Replaces `op` by a call to a new private function and moves `op` into
