@@ -1,5 +1,5 @@
 // RUN: nnc-opt %s --pass-pipeline='builtin.module(func.func(nnc-cpu-generic-fills))' | FileCheck %s
-// RUN: nnc-opt %s --pass-pipeline='builtin.module(func.func(nnc-cpu-generic-fills),nnc-cpu-outline-kernels,duplicate-function-elimination)' | FileCheck %s --check-prefix=MERGED
+// RUN: nnc-opt %s --pass-pipeline='builtin.module(func.func(nnc-cpu-generic-fills),nnc-cpu-outline-kernels)' | FileCheck %s --check-prefix=MERGED
 
 // A top-level fill of an entry point stores through a view of its buffer
 // with the contiguous dimensions merged and dynamic sizes and strides (a

@@ -4,8 +4,8 @@
 // kernel per shape cost AlexNet's training program 38 kernels (the padded
 // buffers' borders, the zeroed gradients) and a sixth of its LLVM code
 // generation time. Each fill an entry point makes now writes a view of its
-// buffer with dynamic sizes and strides, so outlining and
-// duplicate-function-elimination leave one kernel per rank and value.
+// buffer with dynamic sizes and strides, so outlining leaves one kernel
+// per rank and value.
 //
 //===----------------------------------------------------------------------===//
 

@@ -51,7 +51,6 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   // and fills of any shape are one kernel.
   pm.addNestedPass<func::FuncOp>(createGenericFillsPass());
   pm.addPass(createOutlineKernelsPass());
-  addUpstream(pm, "duplicate-function-elimination");
   // Everything else: threads over the outer loops, vectors along the
   // innermost dimension.
   VectorizePassOptions vectorize;

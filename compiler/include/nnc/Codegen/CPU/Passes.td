@@ -147,7 +147,7 @@ def OutlineKernelsPass : Pass<"nnc-cpu-outline-kernels", "::mlir::ModuleOp"> {
     scf.for and linalg op of a public function becomes a call to a private
     `noinline` function that takes the buffers and values it uses as
     arguments (constants are cloned in). The same layer shapes then give
-    the same functions, which duplicate-function-elimination merges: a
+    the same functions, and identical functions are one (the first): a
     ResNet's repeated blocks are generated, vectorised and compiled once.
     A kernel whose buffers all have static sizes, strides and offsets takes
     them as bare pointers (`llvm.bareptr`), not as descriptors the entry
