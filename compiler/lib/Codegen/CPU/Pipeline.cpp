@@ -76,7 +76,10 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   // (func.func(...)); those that add module-level symbols run on the module.
   addUpstream(pm,
               "func.func(canonicalize,convert-vector-to-scf{full-unroll=true}),"
-              "convert-scf-to-openmp,"
+              "convert-scf-to-openmp");
+  // Threads take chunks of a loop as they become free, not a fixed share.
+  pm.addNestedPass<func::FuncOp>(createGuidedSchedulePass());
+  addUpstream(pm,
               "func.func(lower-affine,expand-strided-metadata,lower-affine),"
               "finalize-memref-to-llvm{use-generic-functions=true},"
               "func.func(convert-scf-to-cf,math-expand-ops,"

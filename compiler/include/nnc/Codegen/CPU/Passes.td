@@ -191,4 +191,17 @@ def SequentialInnerParallelLoopsPass
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def GuidedSchedulePass
+    : Pass<"nnc-cpu-guided-schedule", "::mlir::func::FuncOp"> {
+  let summary = "Give OpenMP worksharing loops the guided schedule";
+  let description = [{
+    Runs after `convert-scf-to-openmp`. Every `omp.wsloop` without a
+    schedule gets `schedule(guided)`: the threads take chunks of the
+    iterations left (halving as the loop runs out) as they become free,
+    instead of a fixed share each, so a core slowed by another process no
+    longer holds up every kernel. One that names a schedule keeps it.
+  }];
+  let dependentDialects = ["::mlir::omp::OpenMPDialect"];
+}
+
 #endif // NNC_CODEGEN_CPU_PASSES_TD
