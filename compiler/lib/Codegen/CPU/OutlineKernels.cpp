@@ -56,7 +56,8 @@ struct KernelEquivalence : DenseMapInfo<func::FuncOp> {
   static unsigned getHashValue(func::FuncOp f) {
     if (f == getEmptyKey() || f == getTombstoneKey())
       return DenseMapInfo<func::FuncOp>::getHashValue(f);
-    llvm::hash_code hash = hash_value(f.getFunctionType());
+    // The attributes include the function type.
+    llvm::hash_code hash = {};
     for (NamedAttribute attr : f->getAttrs())
       if (attr.getName() != f.getSymNameAttrName())
         hash = llvm::hash_combine(hash, attr);
