@@ -10,10 +10,10 @@
 #include "nnc/Codegen/CUDA/Pipeline.h"
 #include "nnc/Transforms/Passes.h"
 
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -85,6 +85,38 @@ void nnc::buildNNTrainingPipeline(mlir::OpPassManager &pm, double lossScale,
   pm.addPass(mlir::createCSEPass());
 }
 
+/// Canonicalisation and CSE of every function, on the pass manager's
+/// threads. Run on the module they rewrite the same ops on one thread: no
+/// pattern of nnc's IR acts on a function as a whole.
+static void addCleanup(mlir::OpPassManager &pm) {
+  mlir::OpPassManager &functions = pm.nest<mlir::func::FuncOp>();
+  functions.addPass(mlir::createCanonicalizerPass());
+  functions.addPass(mlir::createCSEPass());
+}
+
+/// Upstream's buffer deallocation pipeline
+/// (`bufferization::buildBufferDeallocationPipeline`), with the passes
+/// that work inside one function nested on the functions, so that they
+/// run in parallel: the simplification took 0.9 s of ResNet-50's compile
+/// on one thread. Ownership-based deallocation resolves calls, and the
+/// lowering of `bufferization.dealloc` may add a helper function to the
+/// module, so both stay module passes.
+static void addDeallocationPipeline(mlir::OpPassManager &pm) {
+  mlir::memref::ExpandReallocPassOptions expand;
+  expand.emitDeallocs = false;
+  pm.addNestedPass<mlir::func::FuncOp>(
+      mlir::memref::createExpandReallocPass(expand));
+  pm.addNestedPass<mlir::func::FuncOp>(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::bufferization::createOwnershipBasedBufferDeallocationPass());
+  mlir::OpPassManager &functions = pm.nest<mlir::func::FuncOp>();
+  functions.addPass(mlir::createCanonicalizerPass());
+  functions.addPass(
+      mlir::bufferization::createBufferDeallocationSimplificationPass());
+  pm.addPass(mlir::bufferization::createLowerDeallocationsPass());
+  pm.addNestedPass<mlir::func::FuncOp>(mlir::createCSEPass());
+  pm.addNestedPass<mlir::func::FuncOp>(mlir::createCanonicalizerPass());
+}
+
 void nnc::buildBufferizePipeline(mlir::OpPassManager &pm) {
   pm.addPass(createParamsToArgumentsPass());
   // Every op that starts from a filled tensor fills its own buffer.
@@ -109,9 +141,8 @@ void nnc::buildBufferizePipeline(mlir::OpPassManager &pm) {
   outParams.addResultAttribute = true;
   pm.addPass(
       mlir::bufferization::createBufferResultsToOutParamsPass(outParams));
-  mlir::bufferization::buildBufferDeallocationPipeline(pm);
-  pm.addPass(mlir::createCanonicalizerPass());
-  pm.addPass(mlir::createCSEPass());
+  addDeallocationPipeline(pm);
+  addCleanup(pm);
 }
 
 void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage,

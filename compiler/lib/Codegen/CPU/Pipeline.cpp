@@ -24,9 +24,12 @@ void nnc::cpu::buildLinalgPipeline(OpPassManager &pm) {
   // linalg.generic each, so their intermediates are never materialised;
   // a producer its consumer would recompute (broadcast, or read inside a
   // reduction) is materialised once instead.
-  pm.addPass(createFuseElementwisePass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  // They rewrite inside one function at a time, so they run on every
+  // function in parallel.
+  OpPassManager &functions = pm.nest<func::FuncOp>();
+  functions.addPass(createFuseElementwisePass());
+  functions.addPass(createCanonicalizerPass());
+  functions.addPass(createCSEPass());
 }
 
 /// Parses a fixed pipeline string of upstream passes into `pm`.
@@ -74,16 +77,18 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   // reports running out of memory instead of returning null. The passes that
   // only rewrite inside a function run on every function in parallel
   // (func.func(...)); those that add module-level symbols run on the module.
-  addUpstream(pm,
-              "func.func(canonicalize,convert-vector-to-scf{full-unroll=true}),"
-              "convert-scf-to-openmp");
+  // Math ops (rsqrt, powf, floor) are expanded while the kernels are still
+  // whole vectors: after the full unroll below, the rewrite visited every op
+  // of the unrolled kernels (0.59 s of ResNet-50's compile, against 0.18).
+  addUpstream(pm, "func.func(math-expand-ops,canonicalize,"
+                  "convert-vector-to-scf{full-unroll=true}),"
+                  "convert-scf-to-openmp");
   // Threads take chunks of a loop as they become free, not a fixed share.
   pm.addNestedPass<func::FuncOp>(createGuidedSchedulePass());
   addUpstream(pm,
               "func.func(lower-affine,expand-strided-metadata,lower-affine),"
               "finalize-memref-to-llvm{use-generic-functions=true},"
-              "func.func(convert-scf-to-cf,math-expand-ops,"
-              "convert-math-to-llvm),"
+              "func.func(convert-scf-to-cf,convert-math-to-llvm),"
               "convert-math-to-libm,"
               "func.func(convert-vector-to-llvm,convert-ub-to-llvm,"
               "convert-arith-to-llvm,convert-index-to-llvm),"
