@@ -158,10 +158,12 @@ std::vector<mlir::OwningOpRef<mlir::ModuleOp>> split(mlir::ModuleOp whole,
     else if (!f.isExternal())
       functions.push_back({estimatedCost(f), f});
   }
-  llvm::sort(functions, [](const auto &x, const auto &y) {
+  // By value: an LLVMFuncOp's accessors are not const.
+  llvm::sort(functions, [](std::pair<uint64_t, LLVMFuncOp> x,
+                           std::pair<uint64_t, LLVMFuncOp> y) {
     if (x.first != y.first)
       return x.first > y.first;
-    return LLVMFuncOp(x.second).getName() < LLVMFuncOp(y.second).getName();
+    return x.second.getName() < y.second.getName();
   });
   std::vector<uint64_t> costs(numParts - 1, 0);
   for (auto [cost, f] : functions) {

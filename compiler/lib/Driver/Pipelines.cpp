@@ -100,7 +100,9 @@ static void addCleanup(mlir::OpPassManager &pm) {
 /// run in parallel: the simplification took 0.9 s of ResNet-50's compile
 /// on one thread. Ownership-based deallocation resolves calls, and the
 /// lowering of `bufferization.dealloc` may add a helper function to the
-/// module, so both stay module passes.
+/// module, so both stay module passes. Upstream's canonicalisation at its
+/// end is left to the clean-up that follows (addCleanup), which ran it a
+/// second time.
 static void addDeallocationPipeline(mlir::OpPassManager &pm) {
   mlir::memref::ExpandReallocPassOptions expand;
   expand.emitDeallocs = false;
@@ -114,7 +116,6 @@ static void addDeallocationPipeline(mlir::OpPassManager &pm) {
       mlir::bufferization::createBufferDeallocationSimplificationPass());
   pm.addPass(mlir::bufferization::createLowerDeallocationsPass());
   pm.addNestedPass<mlir::func::FuncOp>(mlir::createCSEPass());
-  pm.addNestedPass<mlir::func::FuncOp>(mlir::createCanonicalizerPass());
 }
 
 void nnc::buildBufferizePipeline(mlir::OpPassManager &pm) {
