@@ -525,8 +525,11 @@ func.func @tall_tiles(%a: memref<1000x64xf32>, %b: memref<64x64xf32>, %c: memref
 // prefetches, into L2 (locality 2), lines of its panel's next K block (the
 // next one 16384 floats on, or back to the first after the last) and of
 // the next register tile's rows of A, and, for writing, a line of the C
-// tile it updates after its K loop. With AVX2, K is one block and A's rows
-// are read in place: only C's lines are prefetched.
+// tile it updates after its K loop. The next block has more lines than the
+// kernel has groups (two in each); A's and C's have fewer, so only every
+// second and every fourth group computes an address, behind a test of the
+// group index's low bits. With AVX2, K is one block and A's rows are read
+// in place: only C's lines are prefetched.
 // CHECK-LABEL: func.func @next_blocks
 // CHECK: %[[C:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [262144]
 // CHECK: scf.for {{.*}} to %c2048{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args(
@@ -541,8 +544,13 @@ func.func @tall_tiles(%a: memref<1000x64xf32>, %b: memref<64x64xf32>, %c: memref
 // AVX512: scf.for {{.*}} to %c4{{[_0-9]*}} step %c1{{[_0-9]*}} {
 // AVX512: arith.select %{{.*}}, %c-49152{{[_0-9]*}}, %c16384{{[_0-9]*}} : index
 // AVX512: scf.for {{.*}} to %c512{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args(
+// AVX512: %[[G:.*]] = arith.divui %{{.*}}, %c128{{[_0-9]*}} : index
 // AVX512-COUNT-2: memref.prefetch %[[PACKED]][%{{.*}}], read, locality<2>, data
+// AVX512: %[[EVERY2:.*]] = arith.andi %[[G]], %c1{{[_0-9]*}} : index
+// AVX512: scf.if
 // AVX512: memref.prefetch %[[A]][%{{.*}}], read, locality<2>, data
+// AVX512: %[[EVERY4:.*]] = arith.andi %[[G]], %c3{{[_0-9]*}} : index
+// AVX512: scf.if
 // AVX512: memref.prefetch %[[C]][%{{.*}}], write, locality<3>, data
 // AVX512: vector.load %[[PACKED]]
 func.func @next_blocks(%a: memref<1024x2048xf32>, %b: memref<2048x256xf32>, %c: memref<1024x256xf32>) {
