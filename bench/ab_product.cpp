@@ -9,6 +9,7 @@
 // B's time over A's in the same round.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
