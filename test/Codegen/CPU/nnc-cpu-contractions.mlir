@@ -175,7 +175,8 @@ func.func @unflattened(%dy: memref<8x32xf32>, %wt: memref<3x3x16x32xf32>, %dx: m
 // each, zero-padded). The C blocks split N into equal column blocks and go
 // columns outer, so each thread's consecutive blocks share B's panel block.
 // Each k step prefetches its panel's line 1 KiB (256 floats) ahead: one
-// line of a 16-wide panel, two of a 32-wide one.
+// line of a 16-wide panel; AVX-512's tiles of packed B are 6 rows by 4
+// vectors, 24 accumulators, and prefetch the 4 lines of a 64-wide one.
 // CHECK-LABEL: func.func @packed
 // CHECK: %[[PACKED:.*]] = memref.alloc() {alignment = 64 : i64} : memref<76800xf32>
 // CHECK: scf.forall ({{.*}}) in (16)
@@ -191,12 +192,17 @@ func.func @unflattened(%dy: memref<8x32xf32>, %wt: memref<3x3x16x32xf32>, %dx: m
 // CHECK: memref.dealloc %[[PACKED]]
 // AVX512-LABEL: func.func @packed
 // AVX512: %[[PACKED:.*]] = memref.alloc() {alignment = 64 : i64} : memref<76800xf32>
-// AVX512: vector.load %[[PACKED]]
-// AVX512: vector.load %[[PACKED]]
+// AVX512: scf.for {{.*}} step %c6{{[_0-9]*}} {
+// AVX512: scf.for {{.*}} step %c64{{[_0-9]*}} {
+// AVX512-COUNT-4: vector.load %[[PACKED]]
 // AVX512: %[[AHEAD:.*]] = arith.addi %{{.*}}, %c256{{[_0-9]*}} : index
 // AVX512-NEXT: memref.prefetch %[[PACKED]][%[[AHEAD]]], read, locality<3>, data
 // AVX512: %[[NEXT:.*]] = arith.addi %{{.*}}, %c272{{[_0-9]*}} : index
 // AVX512-NEXT: memref.prefetch %[[PACKED]][%[[NEXT]]], read, locality<3>, data
+// AVX512: arith.addi %{{.*}}, %c288{{[_0-9]*}} : index
+// AVX512-NEXT: memref.prefetch %[[PACKED]]
+// AVX512: arith.addi %{{.*}}, %c304{{[_0-9]*}} : index
+// AVX512-NEXT: memref.prefetch %[[PACKED]]
 // AVX512-NOT: memref.prefetch
 // AVX512-COUNT-24: vector.fma
 func.func @packed(%a: memref<600x300xf32>, %b: memref<300x256xf32>, %c: memref<600x256xf32>) {
@@ -295,20 +301,21 @@ func.func @filter_grad(%x: memref<2x34x34x8xf32>, %dy: memref<2x32x32x32xf32>, %
 
 // -----
 
-// Rows of A 4 KiB apart (K = 1024): with AVX-512's 14-row tiles, more rows
-// than L1 has ways would share one set, so each tile's rows of the K block
-// (512) are first copied, a vector at a time, into a buffer of the
-// thread's with rows 512 + 16 floats apart, and the micro-kernel
-// broadcasts from there. AVX2's 6-row tiles read A in place.
+// Rows of A 4 KiB apart (K = 1024): with AVX-512's 9-row tiles (3 vectors
+// wide: N = 48), more rows than L1 has ways would share one set, so each
+// tile's rows of the K block (256: the tile's rows in half of L1) are first
+// copied, a vector at a time, into a buffer of the thread's with rows
+// 256 + 16 floats apart, and the micro-kernel broadcasts from there.
+// AVX2's 6-row tiles read A in place.
 // CHECK-LABEL: func.func @rows_4k_apart
 // CHECK-NOT: memref.alloca
 // CHECK: return
 // AVX512-LABEL: func.func @rows_4k_apart
 // AVX512: scf.forall
-// AVX512: %[[T:.*]] = memref.alloca() {alignment = 64 : i64} : memref<7392xf32>
-// AVX512: scf.for %[[R:.*]] = %{{.*}} to %c14{{[_0-9]*}} step
-// AVX512: arith.muli %[[R]], %c528
-// AVX512: scf.for {{.*}} to %c512{{[_0-9]*}} step %c16
+// AVX512: %[[T:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2448xf32>
+// AVX512: scf.for %[[R:.*]] = %{{.*}} to %c9{{[_0-9]*}} step
+// AVX512: arith.muli %[[R]], %c272
+// AVX512: scf.for {{.*}} to %c256{{[_0-9]*}} step %c16
 // AVX512: vector.store %{{.*}}, %[[T]]
 // AVX512: scf.for {{.*}} iter_args
 // AVX512: memref.load %[[T]]
@@ -498,17 +505,17 @@ func.func @filter_grad_panel(%x: memref<2x13x13x32xf32>, %dy: memref<2x9x9x64xf3
 // -----
 
 // A product whose rows are one line of A and C (M = 1000, A's rows along
-// K): AVX-512 takes the tallest tiles, 14 rows (1008, the last tile's 8
-// extra rows clamped to row 999 and not stored), which load each k step of
-// B's panel once per 28 FMAs; 8 rows would divide M but load it per 16.
-// AVX2's tiles, at most 6 rows, are 5, which divides M.
+// K): AVX-512 takes the tallest tiles of its 4-vector panels (N = 64), 6
+// rows (1002, the last tile's 2 extra rows clamped to row 999 and not
+// stored: its row 1 to row min(r, 998) + 1); 5 rows would divide M but load each k step of B's panel per 20
+// FMAs, not 24. AVX2's tiles, at most 6 rows, are 5, which divides M.
 // CHECK-LABEL: func.func @tall_tiles
 // CHECK: scf.for {{.*}} step %c5{{[_0-9]*}} {
 // AVX512-LABEL: func.func @tall_tiles
-// AVX512: scf.for {{.*}} step %c14{{[_0-9]*}} {
-// AVX512: arith.minsi %{{.*}}, %c999
+// AVX512: scf.for {{.*}} step %c6{{[_0-9]*}} {
+// AVX512: arith.minsi %{{.*}}, %c998
 // AVX512: scf.for {{.*}} iter_args
-// AVX512-COUNT-28: vector.fma
+// AVX512-COUNT-24: vector.fma
 // AVX512: scf.if
 // AVX512: vector.store
 func.func @tall_tiles(%a: memref<1000x64xf32>, %b: memref<64x64xf32>, %c: memref<1000x64xf32>) {
@@ -520,16 +527,17 @@ func.func @tall_tiles(%a: memref<1000x64xf32>, %b: memref<64x64xf32>, %c: memref
 
 // -----
 
-// With AVX-512, B is packed and K runs in 4 blocks of 512; A's rows, 8 KiB
-// apart, are copied. Each group of 4 k steps of the micro-kernel also
-// prefetches, into L2 (locality 2), lines of its panel's next K block (the
-// next one 16384 floats on, or back to the first after the last) and of
-// the next register tile's rows of A, and, for writing, a line of the C
-// tile it updates after its K loop. The next block has more lines than the
-// kernel has groups (two in each); A's and C's have fewer, so only every
-// second and every fourth group computes an address, behind a test of the
-// group index's low bits. With AVX2, K is one block and A's rows are read
-// in place: only C's lines are prefetched.
+// With AVX-512, B is packed into 64-wide panels and K runs in 4 blocks of
+// 512 (the 6-row tile's rows of A in half of L1); A's rows, 8 KiB apart,
+// are read in place (6 rows fit L1's ways). Each group of 4 k steps of the
+// micro-kernel also prefetches, into L2 (locality 2), a line of its
+// panel's next K block (the next one 32768 floats on, or back to the
+// first after the last), and, for writing, a line of the C tile it
+// updates after its K loop. The next block has as many lines as the
+// kernel has groups; C's has fewer, so only every fourth group computes
+// an address, behind a test of the group index's low bits. With AVX2, K
+// is one block and A's rows are read in place: only C's lines are
+// prefetched.
 // CHECK-LABEL: func.func @next_blocks
 // CHECK: %[[C:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [262144]
 // CHECK: scf.for {{.*}} to %c2048{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args(
@@ -538,17 +546,15 @@ func.func @tall_tiles(%a: memref<1000x64xf32>, %b: memref<64x64xf32>, %c: memref
 // CHECK-NOT: locality<2>
 // CHECK: vector.load
 // AVX512-LABEL: func.func @next_blocks
-// AVX512: %[[A:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [2097152]
 // AVX512: %[[C:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [262144]
 // AVX512: %[[PACKED:.*]] = memref.alloc() {alignment = 64 : i64} : memref<524288xf32>
 // AVX512: scf.for {{.*}} to %c4{{[_0-9]*}} step %c1{{[_0-9]*}} {
-// AVX512: arith.select %{{.*}}, %c-49152{{[_0-9]*}}, %c16384{{[_0-9]*}} : index
+// AVX512-NOT: memref.alloca
+// AVX512: arith.select %{{.*}}, %c-98304{{[_0-9]*}}, %c32768{{[_0-9]*}} : index
 // AVX512: scf.for {{.*}} to %c512{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args(
-// AVX512: %[[G:.*]] = arith.divui %{{.*}}, %c128{{[_0-9]*}} : index
-// AVX512-COUNT-2: memref.prefetch %[[PACKED]][%{{.*}}], read, locality<2>, data
-// AVX512: %[[EVERY2:.*]] = arith.andi %[[G]], %c1{{[_0-9]*}} : index
-// AVX512: scf.if
-// AVX512: memref.prefetch %[[A]][%{{.*}}], read, locality<2>, data
+// AVX512: %[[G:.*]] = arith.divui %{{.*}}, %c256{{[_0-9]*}} : index
+// AVX512: memref.prefetch %[[PACKED]][%{{.*}}], read, locality<2>, data
+// AVX512-NOT: locality<2>
 // AVX512: %[[EVERY4:.*]] = arith.andi %[[G]], %c3{{[_0-9]*}} : index
 // AVX512: scf.if
 // AVX512: memref.prefetch %[[C]][%{{.*}}], write, locality<3>, data

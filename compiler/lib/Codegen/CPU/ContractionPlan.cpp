@@ -106,13 +106,13 @@ constexpr int64_t kMaxLineGroups = 4;
 constexpr int64_t kPaddingShare = 64;
 
 /// Rows per register tile, at most `most`, for tiles `vectors` vectors
-/// wide. When the micro-kernel's K loop is unrolled, its loads are many
-/// and their addresses matter: the tallest height that still fills the
-/// FMA pipes and divides the line of A's and C's rows (an output row of a
-/// convolution), else the tallest whose rows fall in a few groups that
-/// each lie in one line (a filter gradient's rows of 3 input channels),
-/// lets a tile's rows be addressed one address per group plus constants
-/// (lineGroup). Else evenRows.
+/// wide. The micro-kernel's K loop is unrolled (by 4, or whole), so its
+/// loads are many and their addresses matter: the tallest height that
+/// still fills the FMA pipes and divides the line of A's and C's rows (an
+/// output row of a convolution), else the tallest whose rows fall in a few
+/// groups that each lie in one line (a filter gradient's rows of 3 input
+/// channels), lets a tile's rows be addressed one address per group plus
+/// constants (lineGroup). Else evenRows.
 ///
 /// When all of M is one line, B is packed and A's rows run along K (a
 /// matrix product of 1024 or more, a 1x1 convolution over a large image),
@@ -123,12 +123,10 @@ constexpr int64_t kPaddingShare = 64;
 /// threads. (A filter gradient's rows are its input channels, side by
 /// side in A: its tiles stay at most a vector tall, copied k-major.)
 int64_t tileHeight(const Contraction &c, int64_t most, int64_t vectors) {
-  int64_t innerK = c.sizes[c.kDims.back()];
-  bool unrolled = innerK <= 8 || innerK % 2 == 0;
   int64_t fewest =
       std::max(ceilDiv(kMinAccumulators, vectors), ceilDiv(most, 2));
-  if (!unrolled || c.m() <= most)
-    return evenRows(c.m(), most);
+  if (c.m() <= most)
+    return c.m();
   int64_t line = std::min(linearRows(c, c.a), linearRows(c, c.c));
   if (line == c.m() && c.m() >= kPackRows && c.a.coef[c.kDims.back()] == 1)
     for (int64_t mr = most; mr >= fewest; --mr)
@@ -148,6 +146,13 @@ int64_t tileHeight(const Contraction &c, int64_t most, int64_t vectors) {
 /// product of 2048 on one thread, 4 and 16 steps of AVX-512 gained less
 /// than 8.
 constexpr int64_t kPrefetchBytes = 1024;
+
+/// Vectors across a register tile of packed B on 32 registers: 6 rows of
+/// 4 vectors (24 accumulators) load a broadcast per 4 FMAs, 14 rows of 2
+/// one per 2, and ran at 176 against 161 GFLOP/s on one core of an Ice
+/// Lake Xeon (bench/tile_shapes.c); the products of 1024 to 4096 took
+/// 0.86x to 0.95x the time on two threads.
+constexpr int64_t kWideVectors = 4;
 
 /// Units of parallel work wanted: a few per thread.
 constexpr int64_t kWantedBlocks = 16;
@@ -296,35 +301,55 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
   bool dot = c.a.coef[innerK] == 1 && c.b.coef[innerK] == 1;
   // An nr-wide panel of C (and of B) is contiguous when it stays within a
   // row of C's innermost dimension.
-  int64_t vectors = std::min<int64_t>(2, ceilDiv(c.n(), lanes));
-  bool panelsInRow =
-      c.nDims.size() == 1 || c.sizes[c.nDim] % (vectors * lanes) == 0;
-  bool unitN = c.b.coef[c.nDim] == 1 && panelsInRow;
+  auto panelsInRow = [&](int64_t vectors) {
+    return c.nDims.size() == 1 || c.sizes[c.nDim] % (vectors * lanes) == 0;
+  };
+  const int64_t widest = ceilDiv(c.n(), lanes);
+  int64_t vectors = std::min<int64_t>(2, widest);
+  auto mostRows = [&](int64_t vectors) {
+    return (regs - vectors - 1) / vectors;
+  };
   // Packing B costs a pass over it; with this many rows of C reusing it,
-  // that is a small fraction of the work.
-  plan.packB = c.m() >= kPackRows && panelsInRow;
+  // that is a small fraction of the work. A packed B's tiles are wide on
+  // 32 registers (kWideVectors) when A's rows run along K (not a filter
+  // gradient's channels: AlexNet's conv2, 1.4x the time) and the tile is
+  // as tall as the registers allow (not 4 rows of a 13-pixel line, which
+  // stream B's panel from L2 three times as often as 13 rows).
+  if (c.m() >= kPackRows && regs >= 32 && c.a.coef[innerK] == 1)
+    for (int64_t v = std::min(kWideVectors, widest); v > vectors; --v)
+      if (panelsInRow(v) && tileHeight(c, mostRows(v), v) == mostRows(v)) {
+        vectors = v;
+        break;
+      }
+  bool unitN = c.b.coef[c.nDim] == 1 && panelsInRow(vectors);
+  plan.packB = c.m() >= kPackRows && panelsInRow(vectors);
   if (unitN || plan.packB) {
     plan.kind = GemmPlan::Kind::OuterProduct;
     plan.nr = vectors * lanes;
-    plan.mr = tileHeight(c, (regs - vectors - 1) / vectors, vectors);
+    plan.mr = tileHeight(c, mostRows(vectors), vectors);
     if (plan.packB) {
-      // Rows outer: A's micro-panel (mr x kc) fills L1 and is reused by
-      // every panel of the block (the longer K, the fewer passes over C);
-      // B's block (kc x nc, contiguous) fills L2. A k-major copy of A's
-      // panel shares L1 with the micro-panel of B that passes between two
-      // reads of each of its lines (AlexNet's conv2 filter gradient: K
-      // blocks of 81 pixels, not 729). A matrix product's K blocks, so
-      // shortened, ran slower: 0.58 s for 4096, against 0.49 s.
+      // Rows outer: A's micro-panel (mr x kc) is reused by every panel of
+      // the block (the longer K, the fewer passes over C) and B's block
+      // (kc x nc, contiguous) by every tile; each fills L1 and L2, or half
+      // of them under a wide tile, whose B panel streams twice the bytes
+      // per FMA (the product of 2048 on one thread: 0.93x the time of
+      // whole caches). A k-major copy of A's panel shares L1 with the
+      // micro-panel of B that passes between two reads of each of its
+      // lines (AlexNet's conv2 filter gradient: K blocks of 81 pixels, not
+      // 729). A 14-row tile's K blocks, so shortened, ran slower: 0.58 s
+      // for the product of 4096, against 0.49 s.
       if (panelPays(c, plan))
         plan.packA = GemmPlan::PackA::Panel;
       int64_t panelBytes = 4 * plan.mr;
       if (plan.packA == GemmPlan::PackA::Panel)
         panelBytes += 4 * plan.nr;
-      int64_t kcMax = std::max<int64_t>(target.l1Bytes / panelBytes, 16);
+      int64_t share = vectors > 2 ? 2 : 1;
+      int64_t kcMax =
+          std::max<int64_t>(target.l1Bytes / share / panelBytes, 16);
       blockK(c, kcMax, 1, plan);
       int64_t kc = microK(c, plan);
-      plan.nc =
-          plan.nr * std::max<int64_t>(1, target.l2Bytes / (4 * kc * plan.nr));
+      plan.nc = plan.nr * std::max<int64_t>(1, target.l2Bytes / share /
+                                                   (4 * kc * plan.nr));
       plan.mc = plan.mr * 16;
     } else {
       // Panels outer: B's micro-panel (kc x nr) in half of L1, the block's
