@@ -1,4 +1,5 @@
-// The AVX-512 micro-kernel nnc emits for a large matrix product, alone:
+// The 14 x 32 AVX-512 micro-kernel nnc emitted for a large matrix product
+// until it took 6 x 64 tiles (bench/tile_shapes.c compares them), alone:
 // 14 x 32 accumulators, each k step two vectors of a packed panel of B
 // times 14 broadcasts of A's rows (copied, `lda` floats apart), B's panel
 // prefetched 1 KiB ahead. It shows what the loop reaches when B's block
