@@ -301,14 +301,14 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
   bool dot = c.a.coef[innerK] == 1 && c.b.coef[innerK] == 1;
   // An nr-wide panel of C (and of B) is contiguous when it stays within a
   // row of C's innermost dimension.
-  auto panelsInRow = [&](int64_t vectors) {
-    return c.nDims.size() == 1 || c.sizes[c.nDim] % (vectors * lanes) == 0;
+  auto panelsInRow = [&](int64_t v) {
+    return c.nDims.size() == 1 || c.sizes[c.nDim] % (v * lanes) == 0;
   };
   const int64_t widest = ceilDiv(c.n(), lanes);
   int64_t vectors = std::min<int64_t>(2, widest);
-  auto mostRows = [&](int64_t vectors) {
-    return (regs - vectors - 1) / vectors;
-  };
+  // The most rows of v-vector tiles: their accumulators, v vectors of B
+  // and a broadcast of A fill the registers.
+  auto mostRows = [&](int64_t v) { return (regs - v - 1) / v; };
   // Packing B costs a pass over it; with this many rows of C reusing it,
   // that is a small fraction of the work. A packed B's tiles are wide on
   // 32 registers (kWideVectors) when A's rows run along K (not a filter
