@@ -26,6 +26,7 @@ for side in A B; do
   objcopy --redefine-syms="$work/$side.syms" "$work/$side.o"
 done
 runtime=${NNRT_LIB:-$root/build/lib/libnnrt.a}
-"${CXX:-clang++}" -O2 "$root/bench/ab_product.cpp" "$work/A.o" "$work/B.o" \
+"${CXX:-clang++}" -O2 -I"$root/runtime/include" "$root/bench/ab_product.cpp" \
+  "$work/A.o" "$work/B.o" \
   "$runtime" -fopenmp -o "$work/ab"
 OMP_NUM_THREADS=$threads "$work/ab" "$n" "$rounds"
