@@ -565,3 +565,24 @@ func.func @next_blocks(%a: memref<1024x2048xf32>, %b: memref<2048x256xf32>, %c: 
   linalg.matmul ins(%a, %b : memref<1024x2048xf32>, memref<2048x256xf32>) outs(%c : memref<1024x256xf32>)
   return
 }
+
+// -----
+
+// An odd K (301) is unrolled by 4 like any other, the last step after the
+// loop, so it does not change the tile height: AVX-512 takes its 6-row
+// tiles of 4 vectors over M = 999 (the last tile's 3 rows past M clamped),
+// not the 3 rows that divide M. AVX2's 6-row tiles would leave fewer than
+// its 16 accumulators' worth, so it takes the least padding: 3 rows.
+// CHECK-LABEL: func.func @odd_k
+// CHECK: scf.for {{.*}} step %c3{{[_0-9]*}} {
+// AVX512-LABEL: func.func @odd_k
+// AVX512: scf.for {{.*}} step %c6{{[_0-9]*}} {
+// AVX512: scf.for {{.*}} step %c64{{[_0-9]*}} {
+// AVX512: scf.for {{.*}} to %c300{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args(
+// AVX512-COUNT-24: vector.fma
+func.func @odd_k(%a: memref<999x301xf32>, %b: memref<301x256xf32>, %c: memref<999x256xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%c : memref<999x256xf32>)
+  linalg.matmul ins(%a, %b : memref<999x301xf32>, memref<301x256xf32>) outs(%c : memref<999x256xf32>)
+  return
+}
