@@ -125,8 +125,12 @@ void nnc::buildBufferizePipeline(mlir::OpPassManager &pm) {
   // Concatenated inputs are computed in place.
   pm.addNestedPass<mlir::func::FuncOp>(createConcatIntoSlicesPass());
   // Parameter updates are computed into the parameter's own buffer,
-  // padded tensors' interiors in place.
-  pm.addNestedPass<mlir::func::FuncOp>(createEliminateEmptyTensorsPass());
+  // padded tensors' interiors in place. The analysis runs over the module,
+  // callees first, so a call is known by what its callee reads and writes:
+  // gradients passes the training pass the moving statistics it then
+  // assigns in place, which a call analysed as writing its operands would
+  // forbid.
+  pm.addPass(mlir::bufferization::createEmptyTensorEliminationPass());
   mlir::bufferization::OneShotBufferizePassOptions options;
   options.bufferizeFunctionBoundaries = true;
   options.functionBoundaryTypeConversion =
@@ -142,6 +146,7 @@ void nnc::buildBufferizePipeline(mlir::OpPassManager &pm) {
   outParams.addResultAttribute = true;
   pm.addPass(
       mlir::bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addNestedPass<mlir::func::FuncOp>(createCallResultsInPlacePass());
   addDeallocationPipeline(pm);
   addCleanup(pm);
 }

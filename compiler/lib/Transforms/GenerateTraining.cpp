@@ -24,8 +24,12 @@ namespace nnc {
 using namespace mlir;
 
 namespace {
-/// A copy of @loss named `name`, with @forward inlined. `logits` is what
-/// @forward returned, when it was called once with one output. The layers
+/// The private function that the training entry points call.
+constexpr StringLiteral kTrainingPassName = "training_pass";
+
+/// A copy of @loss named `name`, with @forward inlined or, for a function
+/// that keeps the inference forms, still called. `logits` is what @forward
+/// returned, when it was called once with one output. The layers
 /// @forward taps (its named results, after its outputs) are returned by the
 /// copy after the loss, so they follow the layers' replacements, with their
 /// names in `tapNames`.
@@ -51,14 +55,24 @@ SmallVector<std::string> forwardTaps(ModuleOp module, unsigned &numOutputs) {
   return names;
 }
 
-FailureOr<LossCopy> copyLoss(ModuleOp module, func::FuncOp loss,
-                             StringRef name) {
+/// What the calls of @forward in `func` return, in order.
+SmallVector<Value> forwardResults(func::FuncOp func) {
+  SmallVector<Value> results;
+  for (auto call : func.getOps<func::CallOp>())
+    if (call.getCallee() == "forward")
+      llvm::append_range(results, call.getResults());
+  return results;
+}
+
+FailureOr<LossCopy> copyLoss(ModuleOp module, func::FuncOp loss, StringRef name,
+                             bool inlineForward = true) {
   if (module.lookupSymbol(name))
     return loss.emitOpError("cannot derive @") << name << ": the symbol exists";
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   auto copy = cast<func::FuncOp>(b.clone(*loss));
   copy.setSymName(name);
-  FailureOr<SmallVector<Value>> forward = nnc::inlineCalls(copy, "forward");
+  FailureOr<SmallVector<Value>> forward =
+      inlineForward ? nnc::inlineCalls(copy, "forward") : forwardResults(copy);
   if (failed(forward))
     return failure();
   unsigned numOutputs;
@@ -128,6 +142,65 @@ Value zerosLike(OpBuilder &b, Location loc, Type type) {
       DenseElementsAttr::get(t, b.getFloatAttr(t.getElementType(), 0.0)));
 }
 
+/// A copy of @loss with its layers in their training forms and every
+/// trainable parameter's gradient, before anything is assigned: the step
+/// (read when the layers or the optimizer need it), the correct count when
+/// the model classifies, and the batch norms' new moving averages when
+/// they were asked for.
+struct Backward {
+  LossCopy copy;
+  Value step, correct;
+  SmallVector<Value> grads;
+  SmallVector<nnc::MovingStatistic> moving;
+
+  /// The first results of a function derived from it: the loss, and the
+  /// correct count when the model classifies.
+  void lossAndCorrect(SmallVector<Value> &results,
+                      SmallVector<std::string> &names) const {
+    results.push_back(copy.loss);
+    names.push_back("loss");
+    if (correct) {
+      results.push_back(correct);
+      names.push_back("correct");
+    }
+  }
+};
+
+/// The forward and backward pass that forward_backward and gradients share,
+/// derived once: a private function returning the loss, the correct count,
+/// the gradients and the new moving averages, which it does not assign.
+/// Both call it, so the stages after this one see that graph once, not
+/// once per entry point. train_step keeps a copy of its own, where each
+/// gradient's contraction applies the optimizer's update as it finishes
+/// (nnc-cpu-contractions' epilogue) instead of writing the gradient out.
+struct TrainingPass {
+  func::FuncOp func;
+  bool hasCorrect = false;
+  unsigned numGrads = 0;
+  SmallVector<StringAttr> moving;
+
+  unsigned gradsStart() const { return hasCorrect ? 2 : 1; }
+  unsigned movingStart() const { return gradsStart() + numGrads; }
+};
+
+/// The call's loss and, when the model classifies, correct count.
+void lossAndCorrect(const TrainingPass &p, func::CallOp call,
+                    SmallVector<Value> &results,
+                    SmallVector<std::string> &names) {
+  results.push_back(call.getResult(0));
+  names.push_back("loss");
+  if (p.hasCorrect) {
+    results.push_back(call.getResult(1));
+    names.push_back("correct");
+  }
+}
+
+/// The call's gradients, in the order of the trainable parameters.
+SmallVector<Value> gradientsOf(const TrainingPass &p, func::CallOp call) {
+  ResultRange grads = call.getResults().slice(p.gradsStart(), p.numGrads);
+  return SmallVector<Value>(grads.begin(), grads.end());
+}
+
 struct GenerateTrainingPass
     : nnc::impl::GenerateTrainingPassBase<GenerateTrainingPass> {
   using Base::Base;
@@ -147,6 +220,14 @@ struct GenerateTrainingPass
     // training function is added.
     std::optional<std::pair<Location, std::string>> reason;
     LogicalResult built = success();
+    // What the model defines under a derived name stays if derivation fails.
+    const StringRef kDerived[] = {"forward_backward", "eval",
+                                  "train_step",       "gradients",
+                                  "apply_update",     kTrainingPassName};
+    llvm::SmallPtrSet<Operation *, 2> given;
+    for (StringRef name : kDerived)
+      if (Operation *f = module.lookupSymbol(name))
+        given.insert(f);
     {
       ScopedDiagnosticHandler capture(&getContext(), [&](Diagnostic &d) {
         if (d.getSeverity() != DiagnosticSeverity::Error || reason)
@@ -155,21 +236,25 @@ struct GenerateTrainingPass
         return success();
       });
       auto optimizers = module.getOps<nn::OptimizerOp>();
-      built =
-          success(succeeded(buildForwardBackward(module, loss, trainable)) &&
-                  succeeded(buildEval(module, loss)) &&
-                  (optimizers.empty() ||
-                   (succeeded(buildTrainStep(module, loss, trainable,
-                                             *optimizers.begin())) &&
-                    (!dataParallel ||
-                     succeeded(buildDataParallelStep(module, loss, trainable,
-                                                     *optimizers.begin()))))));
+      nn::OptimizerOp opt =
+          optimizers.empty() ? nn::OptimizerOp() : *optimizers.begin();
+      // The moving averages are the training pass's for @gradients.
+      FailureOr<TrainingPass> pass =
+          buildTrainingPass(module, loss, trainable,
+                            /*movingStatistics=*/opt && dataParallel);
+      built = success(
+          succeeded(pass) &&
+          succeeded(buildForwardBackward(module, loss, *pass, trainable)) &&
+          succeeded(buildEval(module, loss)) &&
+          (!opt ||
+           (succeeded(buildTrainStep(module, loss, trainable, opt)) &&
+            (!dataParallel || succeeded(buildDataParallelStep(
+                                  module, loss, *pass, trainable, opt))))));
     }
     if (succeeded(built))
       return;
-    for (StringRef name : {"forward_backward", "eval", "train_step",
-                           "gradients", "apply_update"})
-      if (Operation *f = module.lookupSymbol(name))
+    for (StringRef name : kDerived)
+      if (Operation *f = module.lookupSymbol(name); f && !given.contains(f))
         f->erase();
     if (!reason)
       return signalPassFailure();
@@ -205,29 +290,102 @@ struct GenerateTrainingPass
     return out;
   }
 
-  LogicalResult
-  buildForwardBackward(ModuleOp module, func::FuncOp loss,
-                       MutableArrayRef<nn::ParameterOp> trainable) {
-    FailureOr<LossCopy> c = copyLoss(module, loss, "forward_backward");
+  FailureOr<Backward> deriveBackward(ModuleOp module, func::FuncOp loss,
+                                     MutableArrayRef<nn::ParameterOp> trainable,
+                                     StringRef name, bool movingStatistics) {
+    FailureOr<LossCopy> c = copyLoss(module, loss, name);
     if (failed(c))
       return failure();
-    Value step = nnc::needsStep(c->func) ? readStep(module, *c) : Value();
-    if (failed(nnc::useTrainingForms(c->func, step, c->logits,
-                                     /*updateMovingStatistics=*/false)))
+    Backward out{*c, Value(), Value(), {}, {}};
+    if (nnc::needsStep(c->func) || movingStatistics)
+      out.step = readStep(module, *c);
+    if (failed(nnc::useTrainingForms(c->func, out.step, out.copy.logits,
+                                     movingStatistics ? &out.moving : nullptr)))
       return failure();
     OpBuilder b = OpBuilder::atBlockTerminator(&c->func.getBody().front());
-    FailureOr<SmallVector<Value>> grads = gradients(b, *c, trainable);
+    FailureOr<SmallVector<Value>> grads = gradients(b, out.copy, trainable);
     if (failed(grads))
       return failure();
-    SmallVector<Value> results = {c->loss};
+    out.grads = std::move(*grads);
+    out.correct = correctCount(b, out.copy);
+    return out;
+  }
+
+  FailureOr<TrainingPass>
+  buildTrainingPass(ModuleOp module, func::FuncOp loss,
+                    MutableArrayRef<nn::ParameterOp> trainable,
+                    bool movingStatistics) {
+    FailureOr<Backward> d = deriveBackward(module, loss, trainable,
+                                           kTrainingPassName, movingStatistics);
+    if (failed(d))
+      return failure();
+    TrainingPass pass{
+        d->copy.func, bool(d->correct), unsigned(d->grads.size()), {}};
+    SmallVector<Value> results;
+    SmallVector<std::string> names;
+    d->lossAndCorrect(results, names);
+    appendGradients(trainable, d->grads, results, names);
+    for (const nnc::MovingStatistic &m : d->moving) {
+      pass.moving.push_back(m.param);
+      results.push_back(m.value);
+      names.push_back(m.param.str());
+    }
+    setResults(pass.func, results, names);
+    pass.func.setPrivate();
+    return pass;
+  }
+
+  /// A public function `name` taking the training pass's arguments, whose
+  /// body calls it; the caller adds the rest and returns.
+  FailureOr<std::pair<func::FuncOp, func::CallOp>>
+  callTrainingPass(ModuleOp module, func::FuncOp loss, const TrainingPass &p,
+                   StringRef name) {
+    if (module.lookupSymbol(name))
+      return loss.emitOpError("cannot derive @")
+             << name << ": the symbol exists";
+    func::FuncOp callee = p.func;
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    auto func = func::FuncOp::create(
+        mb, callee.getLoc(), name,
+        FunctionType::get(&getContext(), callee.getArgumentTypes(), {}));
+    func.setAllArgAttrs(callee.getAllArgAttrs());
+    Block *body = func.addEntryBlock();
+    OpBuilder b = OpBuilder::atBlockEnd(body);
+    auto call =
+        func::CallOp::create(b, callee.getLoc(), callee, body->getArguments());
+    func::ReturnOp::create(b, callee.getLoc());
+    return std::make_pair(func, call);
+  }
+
+  /// Assigns the moving averages the training pass returned to their
+  /// parameters.
+  void assignMovingStatistics(OpBuilder &b, const TrainingPass &p,
+                              func::CallOp call) {
+    for (auto [i, param] : llvm::enumerate(p.moving))
+      nn::AssignParamOp::create(b, call.getLoc(), param,
+                                call.getResult(p.movingStart() + i));
+  }
+
+  /// forward_backward(inputs, labels) -> (loss, <param>.grad...): the
+  /// gradients with the layers in their training form, changing nothing.
+  LogicalResult buildForwardBackward(ModuleOp module, func::FuncOp loss,
+                                     const TrainingPass &p,
+                                     ArrayRef<nn::ParameterOp> trainable) {
+    auto fc = callTrainingPass(module, loss, p, "forward_backward");
+    if (failed(fc))
+      return failure();
+    auto [func, call] = *fc;
+    SmallVector<Value> results = {call.getResult(0)};
     SmallVector<std::string> names = {"loss"};
-    appendGradients(trainable, *grads, results, names);
-    setResults(c->func, results, names);
+    appendGradients(trainable, gradientsOf(p, call), results, names);
+    setResults(func, results, names);
     return success();
   }
 
   LogicalResult buildEval(ModuleOp module, func::FuncOp loss) {
-    FailureOr<LossCopy> c = copyLoss(module, loss, "eval");
+    // @forward stays a call: its inference forms are eval's.
+    FailureOr<LossCopy> c =
+        copyLoss(module, loss, "eval", /*inlineForward=*/false);
     if (failed(c))
       return failure();
     OpBuilder b = OpBuilder::atBlockTerminator(&c->func.getBody().front());
@@ -295,45 +453,6 @@ struct GenerateTrainingPass
     return nn::GetParamOp::create(b, loc, scalar, param.getSymName());
   }
 
-  /// The part of a training step before the update, in a copy of @loss
-  /// named `name`: the training forms of the layers (moving statistics
-  /// updated), the gradients, and the correct count taken before any
-  /// parameter changes.
-  struct StepCore {
-    LossCopy copy;
-    Value step, correct;
-    SmallVector<Value> grads;
-
-    /// The step's first results: the loss, and the correct count when the
-    /// model classifies.
-    void lossAndCorrect(SmallVector<Value> &results,
-                        SmallVector<std::string> &names) const {
-      results.push_back(copy.loss);
-      names.push_back("loss");
-      if (correct) {
-        results.push_back(correct);
-        names.push_back("correct");
-      }
-    }
-  };
-  FailureOr<StepCore> buildStepCore(ModuleOp module, func::FuncOp loss,
-                                    MutableArrayRef<nn::ParameterOp> trainable,
-                                    StringRef name) {
-    FailureOr<LossCopy> c = copyLoss(module, loss, name);
-    if (failed(c))
-      return failure();
-    Value step = readStep(module, *c);
-    if (failed(nnc::useTrainingForms(c->func, step, c->logits,
-                                     /*updateMovingStatistics=*/true)))
-      return failure();
-    OpBuilder b = OpBuilder::atBlockTerminator(&c->func.getBody().front());
-    FailureOr<SmallVector<Value>> grads = gradients(b, *c, trainable);
-    if (failed(grads))
-      return failure();
-    Value correct = correctCount(b, *c);
-    return StepCore{*c, step, correct, std::move(*grads)};
-  }
-
   /// Each trainable parameter updated in place from its gradient by the
   /// optimizer, at the rate of `step`, which then counts up.
   void applyUpdates(OpBuilder &b, ModuleOp module,
@@ -386,24 +505,27 @@ struct GenerateTrainingPass
   LogicalResult buildTrainStep(ModuleOp module, func::FuncOp loss,
                                MutableArrayRef<nn::ParameterOp> trainable,
                                nn::OptimizerOp opt) {
-    FailureOr<StepCore> core =
-        buildStepCore(module, loss, trainable, "train_step");
-    if (failed(core))
+    FailureOr<Backward> d =
+        deriveBackward(module, loss, trainable, "train_step",
+                       /*movingStatistics=*/true);
+    if (failed(d))
       return failure();
-    LossCopy &c = core->copy;
-    OpBuilder b = OpBuilder::atBlockTerminator(&c.func.getBody().front());
-    applyUpdates(b, module, trainable, core->grads, core->step, opt);
+    func::FuncOp func = d->copy.func;
+    Operation *ret = func.getBody().front().getTerminator();
+    OpBuilder b(ret);
+    for (const nnc::MovingStatistic &m : d->moving)
+      nn::AssignParamOp::create(b, m.value.getLoc(), m.param, m.value);
+    applyUpdates(b, module, trainable, d->grads, d->step, opt);
 
     SmallVector<Value> results;
     SmallVector<std::string> names;
-    core->lossAndCorrect(results, names);
+    d->lossAndCorrect(results, names);
     // The tapped layers as this step computed them (training forms).
-    Operation *ret = c.func.getBody().front().getTerminator();
-    for (auto [i, name] : llvm::enumerate(c.tapNames)) {
+    for (auto [i, name] : llvm::enumerate(d->copy.tapNames)) {
       results.push_back(ret->getOperand(1 + i));
       names.push_back(name);
     }
-    setResults(c.func, results, names);
+    setResults(func, results, names);
     return success();
   }
 
@@ -413,19 +535,20 @@ struct GenerateTrainingPass
   /// the moving statistics but no parameter, and
   /// @apply_update(<param>.grad..., grad_scale) updates the parameters from
   /// the gradients times `grad_scale` and counts the step.
-  LogicalResult
-  buildDataParallelStep(ModuleOp module, func::FuncOp loss,
-                        MutableArrayRef<nn::ParameterOp> trainable,
-                        nn::OptimizerOp opt) {
-    FailureOr<StepCore> core =
-        buildStepCore(module, loss, trainable, "gradients");
-    if (failed(core))
+  LogicalResult buildDataParallelStep(
+      ModuleOp module, func::FuncOp loss, const TrainingPass &p,
+      MutableArrayRef<nn::ParameterOp> trainable, nn::OptimizerOp opt) {
+    auto fc = callTrainingPass(module, loss, p, "gradients");
+    if (failed(fc))
       return failure();
+    auto [func, call] = *fc;
+    OpBuilder cb = OpBuilder::atBlockTerminator(&func.getBody().front());
+    assignMovingStatistics(cb, p, call);
     SmallVector<Value> results;
     SmallVector<std::string> names;
-    core->lossAndCorrect(results, names);
-    appendGradients(trainable, core->grads, results, names);
-    setResults(core->copy.func, results, names);
+    lossAndCorrect(p, call, results, names);
+    appendGradients(trainable, gradientsOf(p, call), results, names);
+    setResults(func, results, names);
 
     if (module.lookupSymbol("apply_update"))
       return loss.emitOpError("cannot derive @apply_update: the symbol exists");

@@ -12,16 +12,23 @@
 
 namespace nnc {
 
+/// A batch norm's moving mean or variance after a training step: the
+/// parameter's name and its new value.
+struct MovingStatistic {
+  mlir::StringAttr param;
+  mlir::Value value;
+};
+
 /// Replaces, in `func`, every nn.batch_norm by nn.batch_norm_train (the
 /// batch's statistics) and every nn.dropout by nn.dropout_train at `step`.
-/// With `updateMovingStatistics`, also assigns each batch norm's moving
-/// mean and variance parameters their new moving averages (before the
-/// terminator). `follow`, when it is a replaced result, becomes its
+/// With `movingStatistics`, also computes each batch norm's new moving mean
+/// and variance (before the terminator) and appends them there, without
+/// assigning them. `follow`, when it is a replaced result, becomes its
 /// replacement. Fails at a batch norm whose moving statistics are not
-/// parameters.
-mlir::LogicalResult useTrainingForms(mlir::func::FuncOp func, mlir::Value step,
-                                     mlir::Value &follow,
-                                     bool updateMovingStatistics);
+/// parameters when they are asked for.
+mlir::LogicalResult
+useTrainingForms(mlir::func::FuncOp func, mlir::Value step, mlir::Value &follow,
+                 llvm::SmallVectorImpl<MovingStatistic> *movingStatistics);
 
 /// Whether `func` has a layer that needs the global step in training.
 bool needsStep(mlir::func::FuncOp func);

@@ -1,8 +1,9 @@
 // RUN: nnc-opt %s --nnc-cpu-outline-kernels | FileCheck %s
 
-// Each top-level loop nest of a public function becomes a call to a private
+// Each top-level loop nest of a function with a body (an entry point, or
+// the training pass the entry points call) becomes a call to a private
 // noinline function of its own, taking the buffers it uses; constants are
-// cloned in. Ops with results and private functions stay as they are.
+// cloned in. Ops with results stay as they are.
 // An entry left with straight-line code only is compiled without
 // optimisation (noinline optnone); one with control flow left is not.
 // A kernel whose buffers all have static sizes, strides and offset takes
@@ -15,9 +16,9 @@
 // CHECK-NEXT: return
 // CHECK: func.func @branching(%{{.*}}: memref<4xf32>, %{{.*}}: i1) {
 // CHECK: scf.if
-// CHECK: func.func private @helper
-// CHECK-NEXT: arith.constant
-// CHECK-NEXT: linalg.fill
+// A private function's nests are outlined too; its fill is @entry's.
+// CHECK: func.func private @helper(%[[H:.*]]: memref<4xf32>) attributes {passthrough = ["noinline", "optnone"]}
+// CHECK: call @nnc_kernel_2(%[[H]])
 // CHECK: func.func @dynamic(%{{.*}}: memref<?xf32>, %{{.*}}: memref<4xf32, strided<[2], offset: 1>>)
 // CHECK: func.func private @nnc_kernel_0(%{{.*}}: memref<8xf32>, %{{.*}}: memref<8xf32>) attributes {llvm.bareptr, passthrough = ["noinline"]}
 // CHECK-NEXT: linalg.copy
@@ -25,11 +26,12 @@
 // CHECK: func.func private @nnc_kernel_2(%[[X:.*]]: memref<4xf32>)
 // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: linalg.fill ins(%[[ZERO]] : f32) outs(%[[X]] : memref<4xf32>)
-// CHECK: func.func private @nnc_kernel_3(%{{.*}}: memref<?xf32>) attributes {passthrough = ["noinline"]}
-// CHECK: func.func private @nnc_kernel_4(%{{.*}}: memref<4xf32, strided<[2], offset: 1>>) attributes {llvm.bareptr, passthrough = ["noinline"]}
+// CHECK-NOT: @nnc_kernel_3(
+// CHECK: func.func private @nnc_kernel_4(%{{.*}}: memref<?xf32>) attributes {passthrough = ["noinline"]}
+// CHECK: func.func private @nnc_kernel_5(%{{.*}}: memref<4xf32, strided<[2], offset: 1>>) attributes {llvm.bareptr, passthrough = ["noinline"]}
 // A contraction's loop (nnc-cpu-contractions marks it) makes a kernel that
 // LLVM's loop strength reduction leaves alone.
-// CHECK: func.func private @nnc_kernel_5(%{{.*}}: memref<4xf32>) attributes {llvm.bareptr, passthrough = ["noinline", "nnc-contraction"]}
+// CHECK: func.func private @nnc_kernel_6(%{{.*}}: memref<4xf32>) attributes {llvm.bareptr, passthrough = ["noinline", "nnc-contraction"]}
 
 func.func @entry(%a: memref<8xf32>, %b: memref<8xf32>, %c: memref<4xf32>) {
   %zero = arith.constant 0.0 : f32

@@ -86,29 +86,6 @@ def ParamsToArgumentsPass : Pass<"nn-params-to-arguments", "::mlir::ModuleOp"> {
     "::mlir::bufferization::BufferizationDialect"];
 }
 
-def EliminateEmptyTensorsPass
-    : Pass<"nnc-eliminate-empty-tensors", "::mlir::func::FuncOp"> {
-  let summary = "Compute values into the buffers they are inserted into";
-  let description = [{
-    Upstream's empty-tensor elimination, one function at a time: a
-    `tensor.empty` that a value is computed into, when that value is then
-    inserted into a larger tensor (`tensor.insert_slice`: a padded input) or
-    written to a parameter (`bufferization.materialize_in_destination`), is
-    replaced by the destination's slice, so the producer writes there and
-    nothing is copied.
-
-    Upstream's pass analyses the whole module on one thread. The entry
-    points are independent (a call is analysed without its callee's
-    summary, as reading and writing its operands), so here each function is
-    analysed alone, on the pass manager's threads, with its arguments
-    writable as they are once bufferized. The result is the same; on two
-    cores ResNet-50's pass takes 0.6 s instead of 0.9 to 1.1 s, and
-    Inception-v3's 0.9 to 1.1 s instead of 1.7 to 2.0 s.
-  }];
-  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
-                           "::mlir::tensor::TensorDialect"];
-}
-
 def DuplicateSharedFillsPass
     : Pass<"nnc-duplicate-shared-fills", "::mlir::func::FuncOp"> {
   let summary = "Give every user of a filled tensor its own fill";
@@ -196,6 +173,29 @@ def DistinctResultsPass : Pass<"nnc-distinct-results", "::mlir::ModuleOp"> {
     batch norms that feed the same sum); each later occurrence is returned
     as a copy, so that buffer-results-to-out-params gives every result its
     own caller-owned buffer.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def CallResultsInPlacePass
+    : Pass<"nnc-call-results-in-place", "::mlir::func::FuncOp"> {
+  let summary = "Calls write their results into the caller's out-params "
+                "or into aligned buffers";
+  let description = [{
+    Runs after buffer-results-to-out-params. An entry point that returns
+    what a call computed (forward_backward and gradients return the
+    training pass's gradients) would allocate a buffer for the call's
+    out-param and copy it into its own:
+
+      %a = memref.alloc() : memref<64xf32>
+      call @training_pass(..., %a)
+      memref.copy %a, %out
+
+    When the buffer is used by that one call and the copy, and the
+    out-param (`{bufferize.result}`) only by the copy, the call writes into
+    the out-param and neither the buffer nor the copy remain. The
+    out-param buffers left (results the caller drops, or uses itself) are
+    aligned to 64 bytes, as one-shot bufferization aligns its own.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }

@@ -137,9 +137,10 @@ struct GenericFillsPass
     : nnc::cpu::impl::GenericFillsPassBase<GenericFillsPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    // Only the top-level fills of entry points become kernels of their own
+    // Only the top-level fills of the model's functions (entry points and
+    // the training pass they call) become kernels of their own
     // (nnc-cpu-outline-kernels); a fill inside a loop nest keeps its shape.
-    if (!func.isPublic() || func.isExternal())
+    if (func.isExternal())
       return;
     SmallVector<linalg::FillOp> fills(
         func.getBody().front().getOps<linalg::FillOp>());

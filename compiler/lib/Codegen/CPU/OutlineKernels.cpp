@@ -177,8 +177,9 @@ struct OutlineKernelsPass
     unsigned count = 0;
     DenseSet<func::FuncOp, KernelEquivalence> kernels;
     SmallVector<func::FuncOp> entries;
+    // The model's functions: entry points and the training pass they call.
     for (auto f : module.getOps<func::FuncOp>())
-      if (f.isPublic() && !f.isExternal())
+      if (!f.isExternal())
         entries.push_back(f);
     for (func::FuncOp f : entries) {
       SmallVector<Operation *> nests;

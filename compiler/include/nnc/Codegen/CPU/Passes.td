@@ -124,9 +124,10 @@ def GenericFillsPass : Pass<"nnc-cpu-generic-fills", "::mlir::func::FuncOp"> {
   let summary = "Fill buffers through views of dynamic shape, one kernel for all";
   let description = [{
     Runs on buffers, just before nnc-cpu-outline-kernels. Every top-level
-    `linalg.fill` of a public function whose buffer has a static shape and
-    layout fills it through a view instead: its dimensions merged where they
-    walk one contiguous range (`memref.collapse_shape`), then cast to
+    `linalg.fill` of a model function (an entry point, or the training
+    pass the entry points call) whose buffer has a static shape and layout
+    fills it through a view instead: its dimensions merged where they walk
+    one contiguous range (`memref.collapse_shape`), then cast to
     dynamic sizes, offset and strides (a unit innermost stride stays
     static), and stored by loops: `scf.forall` over its rows (all
     dimensions but the innermost as one index; chunks of 8192 elements when
@@ -141,10 +142,12 @@ def GenericFillsPass : Pass<"nnc-cpu-generic-fills", "::mlir::func::FuncOp"> {
 }
 
 def OutlineKernelsPass : Pass<"nnc-cpu-outline-kernels", "::mlir::ModuleOp"> {
-  let summary = "Move each loop nest of the entry points into its own function";
+  let summary = "Move each loop nest of the model's functions into its own "
+                "function";
   let description = [{
     Runs on buffers, after nnc-cpu-contractions. Every top-level scf.forall,
-    scf.for and linalg op of a public function becomes a call to a private
+    scf.for and linalg op of a model function (an entry point, or the
+    training pass the entry points call) becomes a call to a private
     `noinline` function that takes the buffers and values it uses as
     arguments (constants are cloned in). The same layer shapes then give
     the same functions, and identical functions are one (the first): a
@@ -155,7 +158,7 @@ def OutlineKernelsPass : Pass<"nnc-cpu-outline-kernels", "::mlir::ModuleOp"> {
     contraction's loop (marked `nnc.contraction` by nnc-cpu-contractions)
     carries the LLVM function attribute `nnc-contraction`: loop strength
     reduction leaves it alone (compiler/lib/Driver/Optimize.cpp).
-    An entry point left with straight-line code only (calls, allocations)
+    A model function left with straight-line code only (calls, allocations)
     is marked `noinline optnone`: LLVM's optimiser leaves it alone, and the
     driver compiles it at -O0 in an object of its own, where FastISel
     selects its one large block of calls in linear time (ResNet-50's

@@ -1,4 +1,4 @@
-// RUN: nnc-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(nnc-eliminate-empty-tensors))" | FileCheck %s
+// RUN: nnc-opt %s --split-input-file --eliminate-empty-tensors | FileCheck %s
 
 // A parameter's update, computed into an empty tensor and then written to
 // the parameter's argument, is computed into the argument: the argument is
