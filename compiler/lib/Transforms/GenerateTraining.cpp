@@ -65,10 +65,18 @@ SmallVector<Value> forwardResults(func::FuncOp func) {
   return results;
 }
 
-FailureOr<LossCopy> copyLoss(ModuleOp module, func::FuncOp loss, StringRef name,
-                             bool inlineForward = true) {
+/// Fails, at @loss, when the module already has a symbol `name`.
+LogicalResult checkNameFree(ModuleOp module, func::FuncOp loss,
+                            StringRef name) {
   if (module.lookupSymbol(name))
     return loss.emitOpError("cannot derive @") << name << ": the symbol exists";
+  return success();
+}
+
+FailureOr<LossCopy> copyLoss(ModuleOp module, func::FuncOp loss, StringRef name,
+                             bool inlineForward = true) {
+  if (failed(checkNameFree(module, loss, name)))
+    return failure();
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   auto copy = cast<func::FuncOp>(b.clone(*loss));
   copy.setSymName(name);
@@ -153,18 +161,6 @@ struct Backward {
   Value step, correct;
   SmallVector<Value> grads;
   SmallVector<nnc::MovingStatistic> moving;
-
-  /// The first results of a function derived from it: the loss, and the
-  /// correct count when the model classifies.
-  void lossAndCorrect(SmallVector<Value> &results,
-                      SmallVector<std::string> &names) const {
-    results.push_back(copy.loss);
-    names.push_back("loss");
-    if (correct) {
-      results.push_back(correct);
-      names.push_back("correct");
-    }
-  }
 };
 
 /// The forward and backward pass that forward_backward and gradients share,
@@ -184,14 +180,15 @@ struct TrainingPass {
   unsigned movingStart() const { return gradsStart() + numGrads; }
 };
 
-/// The call's loss and, when the model classifies, correct count.
-void lossAndCorrect(const TrainingPass &p, func::CallOp call,
-                    SmallVector<Value> &results,
-                    SmallVector<std::string> &names) {
-  results.push_back(call.getResult(0));
+/// The first results of a training function: the loss, and the correct
+/// count when the model classifies (`correct` is set).
+void appendLossAndCorrect(Value loss, Value correct,
+                          SmallVector<Value> &results,
+                          SmallVector<std::string> &names) {
+  results.push_back(loss);
   names.push_back("loss");
-  if (p.hasCorrect) {
-    results.push_back(call.getResult(1));
+  if (correct) {
+    results.push_back(correct);
     names.push_back("correct");
   }
 }
@@ -324,7 +321,7 @@ struct GenerateTrainingPass
         d->copy.func, bool(d->correct), unsigned(d->grads.size()), {}};
     SmallVector<Value> results;
     SmallVector<std::string> names;
-    d->lossAndCorrect(results, names);
+    appendLossAndCorrect(d->copy.loss, d->correct, results, names);
     appendGradients(trainable, d->grads, results, names);
     for (const nnc::MovingStatistic &m : d->moving) {
       pass.moving.push_back(m.param);
@@ -341,9 +338,8 @@ struct GenerateTrainingPass
   FailureOr<std::pair<func::FuncOp, func::CallOp>>
   callTrainingPass(ModuleOp module, func::FuncOp loss, const TrainingPass &p,
                    StringRef name) {
-    if (module.lookupSymbol(name))
-      return loss.emitOpError("cannot derive @")
-             << name << ": the symbol exists";
+    if (failed(checkNameFree(module, loss, name)))
+      return failure();
     func::FuncOp callee = p.func;
     OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
     auto func = func::FuncOp::create(
@@ -423,7 +419,7 @@ struct GenerateTrainingPass
 
     SmallVector<Value> results;
     SmallVector<std::string> names;
-    d->lossAndCorrect(results, names);
+    appendLossAndCorrect(d->copy.loss, d->correct, results, names);
     // The tapped layers as this step computed them (training forms).
     for (auto [i, name] : llvm::enumerate(d->copy.tapNames)) {
       results.push_back(ret->getOperand(1 + i));
@@ -450,12 +446,14 @@ struct GenerateTrainingPass
     assignMovingStatistics(cb, p, call);
     SmallVector<Value> results;
     SmallVector<std::string> names;
-    lossAndCorrect(p, call, results, names);
+    appendLossAndCorrect(call.getResult(0),
+                         p.hasCorrect ? call.getResult(1) : Value(), results,
+                         names);
     appendGradients(trainable, gradientsOf(p, call), results, names);
     setResults(func, results, names);
 
-    if (module.lookupSymbol("apply_update"))
-      return loss.emitOpError("cannot derive @apply_update: the symbol exists");
+    if (failed(checkNameFree(module, loss, "apply_update")))
+      return failure();
     Location loc = opt.getLoc();
     SmallVector<Type> argTypes;
     for (nn::ParameterOp p : trainable)
