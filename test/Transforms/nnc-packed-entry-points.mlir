@@ -1,4 +1,5 @@
 // RUN: nnc-opt %s --nnc-packed-entry-points | FileCheck %s
+// RUN: nnc-opt %s --nnc-packed-entry-points | FileCheck %s --check-prefix=BARE
 
 // nnc_<entry>(args) loads args[i] and calls the C interface with them.
 // CHECK: llvm.func @nnc_forward(%[[ARGS:.*]]: !llvm.ptr) {
@@ -16,5 +17,26 @@ llvm.func @_mlir_ciface_forward(%a: !llvm.ptr, %b: !llvm.ptr) {
 }
 llvm.func @_mlir_ciface_external(!llvm.ptr)
 llvm.func @other(%a: !llvm.ptr) {
+  llvm.return
+}
+
+// An entry point taking bare pointers first gets its C interface: each
+// descriptor's aligned pointer, moved by its offset in elements of the
+// buffer's type.
+// BARE-LABEL: llvm.func @_mlir_ciface_bare(
+// BARE-SAME: %[[D0:.*]]: !llvm.ptr, %[[D1:.*]]: !llvm.ptr) {
+// BARE: %[[AL0:.*]] = llvm.getelementptr %[[D0]][0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, i64)>
+// BARE: %[[PTR0:.*]] = llvm.load %[[AL0]] : !llvm.ptr -> !llvm.ptr
+// BARE: %[[OF0:.*]] = llvm.getelementptr %[[D0]][0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, i64)>
+// BARE: %[[OFF0:.*]] = llvm.load %[[OF0]] : !llvm.ptr -> i64
+// BARE: %[[B0:.*]] = llvm.getelementptr %[[PTR0]][%[[OFF0]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// BARE: %[[B1:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// BARE: llvm.call @bare(%[[B0]], %[[B1]]) : (!llvm.ptr, !llvm.ptr) -> ()
+// BARE: llvm.func @bare(
+// BARE-NOT: nnc.bare_c_interface
+// BARE-SAME: {
+// BARE: llvm.func @nnc_bare(%{{.*}}: !llvm.ptr)
+// BARE: llvm.call @_mlir_ciface_bare(
+llvm.func @bare(%a: !llvm.ptr, %b: !llvm.ptr) attributes {llvm.bareptr, nnc.bare_c_interface = [f32, i32]} {
   llvm.return
 }

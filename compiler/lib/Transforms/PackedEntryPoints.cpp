@@ -19,12 +19,54 @@ using namespace mlir;
 namespace {
 constexpr llvm::StringLiteral kCInterfacePrefix = "_mlir_ciface_";
 
+/// Adds `_mlir_ciface_<name>(ptr, ..., ptr)` for `f`, which takes its
+/// buffers as bare pointers (kBareCInterfaceAttr): each argument points at
+/// a memref descriptor, whose aligned pointer moved by its offset is the
+/// buffer's bare pointer.
+void addBareCInterface(LLVM::LLVMFuncOp f, ArrayAttr elements) {
+  MLIRContext *ctx = f.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto i64 = IntegerType::get(ctx, 64);
+  // The fields every descriptor starts with: allocated, aligned, offset.
+  auto head = LLVM::LLVMStructType::getLiteral(ctx, {ptr, ptr, i64});
+  OpBuilder b(f);
+  Location loc = f.getLoc();
+  SmallVector<Type> params(elements.size(), ptr);
+  auto wrapper = LLVM::LLVMFuncOp::create(
+      b, loc, (kCInterfacePrefix + f.getName()).str(),
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params));
+  Block *body = wrapper.addEntryBlock(b);
+  b.setInsertionPointToStart(body);
+  SmallVector<Value> args;
+  for (auto [i, element] : llvm::enumerate(elements)) {
+    Value descriptor = body->getArgument(i);
+    auto field = [&](int32_t index, Type type) -> Value {
+      Value at = LLVM::GEPOp::create(b, loc, ptr, head, descriptor,
+                                     ArrayRef<LLVM::GEPArg>{0, index});
+      return LLVM::LoadOp::create(b, loc, type, at);
+    };
+    Value aligned = field(1, ptr), offset = field(2, i64);
+    args.push_back(
+        LLVM::GEPOp::create(b, loc, ptr, cast<TypeAttr>(element).getValue(),
+                            aligned, ArrayRef<LLVM::GEPArg>{offset}));
+  }
+  LLVM::CallOp::create(b, loc, f, args);
+  LLVM::ReturnOp::create(b, loc, ValueRange());
+}
+
 struct PackedEntryPointsPass
     : nnc::impl::PackedEntryPointsPassBase<PackedEntryPointsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     auto ptr = LLVM::LLVMPointerType::get(ctx);
+    for (auto f : llvm::to_vector(module.getOps<LLVM::LLVMFuncOp>()))
+      if (auto elements =
+              f->getAttrOfType<ArrayAttr>(nnc::kBareCInterfaceAttr)) {
+        f->removeAttr(nnc::kBareCInterfaceAttr);
+        if (!f.isExternal())
+          addBareCInterface(f, elements);
+      }
     SmallVector<LLVM::LLVMFuncOp> entries;
     for (auto func : module.getOps<LLVM::LLVMFuncOp>())
       if (func.getName().starts_with(kCInterfacePrefix) && !func.isExternal())

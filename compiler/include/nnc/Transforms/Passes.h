@@ -10,6 +10,12 @@
 #include "mlir/Pass/Pass.h"
 
 namespace nnc {
+/// On a model function that takes its buffers as bare pointers
+/// (`llvm.bareptr`) instead of MLIR's C interface: the element type of each
+/// buffer, from which nnc-packed-entry-points builds its
+/// `_mlir_ciface_<entry>` (one descriptor pointer per buffer).
+constexpr llvm::StringLiteral kBareCInterfaceAttr = "nnc.bare_c_interface";
+
 #define GEN_PASS_DECL
 #include "nnc/Transforms/Passes.h.inc"
 

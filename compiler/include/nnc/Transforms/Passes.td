@@ -226,8 +226,12 @@ def PackedEntryPointsPass
     : Pass<"nnc-packed-entry-points", "::mlir::ModuleOp"> {
   let summary = "Add nnc_<entry>(void **args) wrappers of the C interface";
   let description = [{
-    Runs on the LLVM dialect. For every C-interface function
-    `_mlir_ciface_<entry>(ptr, ..., ptr)` adds `nnc_<entry>(ptr args)`,
+    Runs on the LLVM dialect. An entry point that takes its buffers as
+    bare pointers (`nnc.bare_c_interface`, the element type of each, set
+    by nnc-cpu-outline-kernels) first gets its C interface:
+    `_mlir_ciface_<entry>(ptr, ..., ptr)` passes each descriptor's aligned
+    pointer, moved by its offset. Then for every C-interface function
+    `_mlir_ciface_<entry>(ptr, ..., ptr)` it adds `nnc_<entry>(ptr args)`,
     which loads the i-th descriptor pointer from `args[i]` and calls it, so
     a runtime can call any model's entry points through one signature.
   }];

@@ -7,9 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnc/Codegen/CPU/Passes.h"
+#include "nnc/Transforms/Passes.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -169,6 +171,33 @@ void markSequencer(func::FuncOp f) {
                                             b.getStringAttr("optnone")}));
 }
 
+/// A model function whose buffers all have static layouts takes them as
+/// bare pointers, like its kernels: as descriptors, ResNet-50's training
+/// pass took over a thousand scalars, and every entry point calling it as
+/// many, which the code generator lowers through SelectionDAG even at -O0
+/// (1.8 s of its sequencers' 2 s). An entry point's C interface, one
+/// descriptor pointer per buffer (docs/interface.md), is then built by
+/// nnc-packed-entry-points from the element types recorded here.
+void passBuffersBare(func::FuncOp f) {
+  if (f.getNumResults() != 0 ||
+      !llvm::all_of(f.getArgumentTypes(), passableAsPointer))
+    return;
+  StringRef cInterface = LLVM::LLVMDialect::getEmitCWrapperAttrName();
+  Builder b(f.getContext());
+  if (f->hasAttr(cInterface)) {
+    SmallVector<Attribute> elements;
+    for (Type type : f.getArgumentTypes()) {
+      auto memref = dyn_cast<MemRefType>(type);
+      if (!memref)
+        return;
+      elements.push_back(TypeAttr::get(memref.getElementType()));
+    }
+    f->removeAttr(cInterface);
+    f->setAttr(nnc::kBareCInterfaceAttr, b.getArrayAttr(elements));
+  }
+  f->setAttr("llvm.bareptr", b.getUnitAttr());
+}
+
 struct OutlineKernelsPass
     : nnc::cpu::impl::OutlineKernelsPassBase<OutlineKernelsPass> {
   void runOnOperation() override {
@@ -190,6 +219,7 @@ struct OutlineKernelsPass
         outline(op, ("nnc_kernel_" + llvm::Twine(count++)).str(), moduleBuilder,
                 kernels);
       markSequencer(f);
+      passBuffersBare(f);
     }
   }
 };
