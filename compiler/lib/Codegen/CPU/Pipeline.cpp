@@ -88,8 +88,9 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   addUpstream(pm,
               "func.func(lower-affine,expand-strided-metadata,lower-affine),"
               "finalize-memref-to-llvm{use-generic-functions=true},"
-              "func.func(convert-scf-to-cf,convert-math-to-llvm),"
-              "convert-math-to-libm,"
+              "func.func(convert-scf-to-cf,convert-math-to-llvm)");
+  pm.addPass(createMathToLibmPass());
+  addUpstream(pm,
               "func.func(convert-vector-to-llvm,convert-ub-to-llvm,"
               "convert-arith-to-llvm,convert-index-to-llvm),"
               "convert-cf-to-llvm,convert-openmp-to-llvm,"

@@ -207,4 +207,18 @@ def GuidedSchedulePass
   let dependentDialects = ["::mlir::omp::OpenMPDialect"];
 }
 
+def MathToLibmPass : Pass<"nnc-cpu-math-to-libm", "::mlir::ModuleOp"> {
+  let summary = "Upstream's convert-math-to-libm, when math ops are left";
+  let description = [{
+    Runs upstream's `convert-math-to-libm` on the module when it holds an op
+    of the math dialect (one that `convert-math-to-llvm` left: `math.erf`,
+    `math.atan2`, ...), and does nothing otherwise: a dialect conversion
+    over the module visits every op of every kernel on one thread.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::vector::VectorDialect", "::mlir::LLVM::LLVMDialect"
+  ];
+}
+
 #endif // NNC_CODEGEN_CPU_PASSES_TD
