@@ -35,6 +35,11 @@ void addBareCInterface(LLVM::LLVMFuncOp f, ArrayAttr elements) {
   auto wrapper = LLVM::LLVMFuncOp::create(
       b, loc, (kCInterfacePrefix + f.getName()).str(),
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params));
+  // Compiled as the entry point is (an optnone sequencer's wrapper of
+  // hundreds of loads and arguments took seconds of Inception-v3's code
+  // generation at -O3).
+  if (std::optional<ArrayAttr> passthrough = f.getPassthrough())
+    wrapper.setPassthroughAttr(*passthrough);
   Block *body = wrapper.addEntryBlock(b);
   b.setInsertionPointToStart(body);
   SmallVector<Value> args;
@@ -85,6 +90,8 @@ struct PackedEntryPointsPass
       auto packed = LLVM::LLVMFuncOp::create(
           b, loc, name,
           LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptr}));
+      if (std::optional<ArrayAttr> passthrough = entry.getPassthrough())
+        packed.setPassthroughAttr(*passthrough);
       Block *body = packed.addEntryBlock(b);
       b.setInsertionPointToStart(body);
       SmallVector<Value> args;
