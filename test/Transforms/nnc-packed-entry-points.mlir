@@ -22,9 +22,10 @@ llvm.func @other(%a: !llvm.ptr) {
 
 // An entry point taking bare pointers first gets its C interface: each
 // descriptor's aligned pointer, moved by its offset in elements of the
-// buffer's type.
+// buffer's type. Both wrappers are compiled as the entry point is (its
+// passthrough attributes).
 // BARE-LABEL: llvm.func @_mlir_ciface_bare(
-// BARE-SAME: %[[D0:.*]]: !llvm.ptr, %[[D1:.*]]: !llvm.ptr) {
+// BARE-SAME: %[[D0:.*]]: !llvm.ptr, %[[D1:.*]]: !llvm.ptr) attributes {passthrough = ["noinline", "optnone"]} {
 // BARE: %[[AL0:.*]] = llvm.getelementptr %[[D0]][0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, i64)>
 // BARE: %[[PTR0:.*]] = llvm.load %[[AL0]] : !llvm.ptr -> !llvm.ptr
 // BARE: %[[OF0:.*]] = llvm.getelementptr %[[D0]][0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, i64)>
@@ -34,9 +35,9 @@ llvm.func @other(%a: !llvm.ptr) {
 // BARE: llvm.call @bare(%[[B0]], %[[B1]]) : (!llvm.ptr, !llvm.ptr) -> ()
 // BARE: llvm.func @bare(
 // BARE-NOT: nnc.bare_c_interface
-// BARE-SAME: {
-// BARE: llvm.func @nnc_bare(%{{.*}}: !llvm.ptr)
+// BARE: llvm.return
+// BARE: llvm.func @nnc_bare(%{{.*}}: !llvm.ptr) attributes {passthrough = ["noinline", "optnone"]}
 // BARE: llvm.call @_mlir_ciface_bare(
-llvm.func @bare(%a: !llvm.ptr, %b: !llvm.ptr) attributes {llvm.bareptr, nnc.bare_c_interface = [f32, i32]} {
+llvm.func @bare(%a: !llvm.ptr, %b: !llvm.ptr) attributes {llvm.bareptr, nnc.bare_c_interface = [f32, i32], passthrough = ["noinline", "optnone"]} {
   llvm.return
 }
