@@ -372,8 +372,10 @@ struct GenerateTrainingPass
     if (failed(fc))
       return failure();
     auto [func, call] = *fc;
-    SmallVector<Value> results = {call.getResult(0)};
-    SmallVector<std::string> names = {"loss"};
+    SmallVector<Value> results;
+    SmallVector<std::string> names;
+    appendLossAndCorrect(call.getResult(0), /*correct=*/Value(), results,
+                         names);
     appendGradients(trainable, gradientsOf(p, call), results, names);
     setResults(func, results, names);
     return success();
