@@ -163,6 +163,10 @@ def OutlineKernelsPass : Pass<"nnc-cpu-outline-kernels", "::mlir::ModuleOp"> {
     driver compiles it at -O0 in an object of its own, where FastISel
     selects its one large block of calls in linear time (ResNet-50's
     training step: seconds less; compiler/lib/Driver/ParallelEmit.cpp).
+    A model function whose buffers all have static layouts (and no results)
+    takes them as bare pointers too. An entry point's `llvm.emit_c_interface`
+    is then replaced by `nnc.bare_c_interface`, its buffers' element types,
+    from which nnc-packed-entry-points builds its C interface.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
