@@ -66,7 +66,11 @@ SIZES = [256, 512, 1024, 2048, 4096]
 # Short workloads alternate nnc and its peers a few times, so that a burst
 # of activity elsewhere on the machine does not land on one side only; the
 # table reports the median step of all rounds.
-MATMUL_ROUNDS = 3
+MATMUL_ROUNDS = 5
+# A product row's steps per round: about MATMUL_FLOPS of work, at least 3.
+# At most 100 steps, the product of 256 was timed over 12 ms a round, and
+# its ratio moved from 0.9x to 1.1x between runs on a quiet machine.
+MATMUL_FLOPS, MATMUL_MAX_STEPS = 1.5e11, 2000
 # The tf_cnn_benchmarks rows: row name, bench/tf_cnn.py's model.
 TF_CNN = {"resnet50": "resnet50", "vgg16": "vgg16",
           "inception3": "inception3", "tf_cnn_alexnet": "alexnet"}
@@ -238,7 +242,8 @@ def rows(args):
     """Each row as it is measured."""
     if "matmul" in args.rows:
         for n in [s for s in SIZES if not args.quick or s <= 1024]:
-            steps = args.steps or max(3, min(100, int(5e10 / (2 * n ** 3))))
+            steps = args.steps or max(
+                3, min(MATMUL_MAX_STEPS, int(MATMUL_FLOPS / (2 * n ** 3))))
             yield measure(
                 args, "matmul %d" % n,
                 lambda: build_nnc(args, "matmul", "forward", 0,
