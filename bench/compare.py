@@ -69,7 +69,7 @@ SIZES = [256, 512, 1024, 2048, 4096]
 MATMUL_ROUNDS = 5
 # A product row's steps per round: about MATMUL_FLOPS of work, at least 3.
 # At most 100 steps, the product of 256 was timed over 12 ms a round, and
-# its ratio moved from 0.9x to 1.1x between runs on a quiet machine.
+# its ratio moved from 0.9x to 1.1x between runs of the same build.
 MATMUL_FLOPS, MATMUL_MAX_STEPS = 1.5e11, 2000
 # The tf_cnn_benchmarks rows: row name, bench/tf_cnn.py's model.
 TF_CNN = {"resnet50": "resnet50", "vgg16": "vgg16",

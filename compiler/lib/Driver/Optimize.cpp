@@ -56,8 +56,8 @@ private:
 ///   anything left for the late clean-ups (loop instruction simplification,
 ///   sparse constant propagation, bit-tracking and aggressive dead code
 ///   elimination, memcpy optimisation, allocation tokens) after InstCombine
-///   and the MLIR lowering's own folding: ResNet-50's LLVM passes took
-///   about 6% less CPU without these six. Every reference model's object
+///   and the MLIR lowering's own folding: ResNet-50's compile took about
+///   6% less CPU without these six. Every reference model's object
 ///   comes out byte for byte the same without any of them.
 /// - In the contraction kernels, which ContractionEmit vectorises and
 ///   unrolls itself: no loop or straight-line code left to vectorise, no
