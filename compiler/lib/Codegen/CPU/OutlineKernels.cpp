@@ -217,7 +217,7 @@ struct OutlineKernelsPass
         if (isKernel(&op))
           nests.push_back(&op);
       for (Operation *op : nests)
-        outline(op, ("nnc_kernel_" + llvm::Twine(count++)).str(), moduleBuilder,
+        outline(op, (nnc::cpu::kKernelPrefix + llvm::Twine(count++)).str(), moduleBuilder,
                 kernels);
       markSequencer(f);
       passBuffersBare(f);

@@ -96,6 +96,8 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
               "convert-cf-to-llvm,convert-openmp-to-llvm,"
               "convert-func-to-llvm,reconcile-unrealized-casts");
   pm.addPass(createPackedEntryPointsPass());
+  // Kernels that differ in constants alone are compiled once.
+  pm.addPass(createMergeKernelsPass());
 }
 
 void nnc::cpu::registerPipelines() {

@@ -17,6 +17,8 @@ namespace nnc::cpu {
 /// kContractionFnAttr, which the LLVM optimisation pipeline reads.
 constexpr llvm::StringLiteral kContractionAttr = "nnc.contraction";
 constexpr llvm::StringLiteral kContractionFnAttr = "nnc-contraction";
+/// The names of the functions nnc-cpu-outline-kernels creates begin so.
+constexpr llvm::StringLiteral kKernelPrefix = "nnc_kernel_";
 
 #define GEN_PASS_DECL
 #include "nnc/Codegen/CPU/Passes.h.inc"

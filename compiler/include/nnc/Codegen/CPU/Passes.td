@@ -225,4 +225,21 @@ def MathToLibmPass : Pass<"nnc-cpu-math-to-libm", "::mlir::ModuleOp"> {
   ];
 }
 
+def MergeKernelsPass : Pass<"nnc-cpu-merge-kernels", "::mlir::ModuleOp"> {
+  let summary = "Merge kernels that differ only in integer constants";
+  let description = [{
+    Runs on the LLVM dialect, after the lowering. Kernels (the functions
+    nnc-cpu-outline-kernels made) whose operations, types, attributes and
+    wiring are the same, and that differ only in the values of 64-bit
+    integer constants used by additions, subtractions, multiplications,
+    comparisons, selections, addresses and branch or loop bounds, become
+    one: the first, which takes the constants that differ (at most 12) as
+    trailing `i64` arguments. Each call to one of them calls it, with that
+    kernel's values. Constants used in any other way (divisors, shift
+    amounts, masks, call and intrinsic operands) keep their values: kernels
+    that differ in them stay apart.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // NNC_CODEGEN_CPU_PASSES_TD
