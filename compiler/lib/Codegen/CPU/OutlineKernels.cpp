@@ -217,8 +217,8 @@ struct OutlineKernelsPass
         if (isKernel(&op))
           nests.push_back(&op);
       for (Operation *op : nests)
-        outline(op, (nnc::cpu::kKernelPrefix + llvm::Twine(count++)).str(), moduleBuilder,
-                kernels);
+        outline(op, (nnc::cpu::kKernelPrefix + llvm::Twine(count++)).str(),
+                moduleBuilder, kernels);
       markSequencer(f);
       passBuffersBare(f);
     }

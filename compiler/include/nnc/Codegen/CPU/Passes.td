@@ -233,9 +233,10 @@ def MergeKernelsPass : Pass<"nnc-cpu-merge-kernels", "::mlir::ModuleOp"> {
     wiring are the same, and that differ only in the values of 64-bit
     integer constants used by additions, subtractions, multiplications,
     comparisons, selections, addresses and branch or loop bounds, become
-    one: the first, which takes the constants that differ (at most 12) as
-    trailing `i64` arguments. Each call to one of them calls it, with that
-    kernel's values. Constants used in any other way (divisors, shift
+    one: the first, which takes the values that differ as trailing `i64`
+    arguments, one per distinct column of values across the kernels (at
+    most 12). Each call to one of them calls it, with that kernel's
+    values. Constants used in any other way (divisors, shift
     amounts, masks, call and intrinsic operands) keep their values: kernels
     that differ in them stay apart.
   }];
