@@ -165,27 +165,33 @@ struct KernelShapeInfo : DenseMapInfo<const KernelShape *> {
   }
 };
 
-/// How the calls to a merged-away kernel change: their new callee, and the
-/// constants they append to their arguments.
+/// How the calls to a kernel of a merged group change: their new callee,
+/// and the values of the i64 constants they append to their arguments.
 struct Redirect {
   FlatSymbolRefAttr callee;
-  SmallVector<LLVM::ConstantOp> arguments;
+  SmallVector<Attribute> arguments;
 };
+
+/// `attrs`, a function's or a call's argument attributes if it has any,
+/// with `count` empty ones appended for new trailing arguments.
+ArrayAttr withEmptyArgAttrs(ArrayAttr attrs, unsigned count) {
+  if (!attrs)
+    return attrs;
+  SmallVector<Attribute> extended(attrs.getValue());
+  extended.append(count, DictionaryAttr::get(attrs.getContext()));
+  return ArrayAttr::get(attrs.getContext(), extended);
+}
 
 /// Appends `count` i64 arguments to `kernel`.
 void appendArguments(LLVMFuncOp kernel, unsigned count) {
-  MLIRContext *context = kernel.getContext();
-  auto i64 = IntegerType::get(context, 64);
+  auto i64 = IntegerType::get(kernel.getContext(), 64);
   LLVM::LLVMFunctionType type = kernel.getFunctionType();
   SmallVector<Type> params(type.getParams());
   params.append(count, i64);
   kernel.setFunctionType(LLVM::LLVMFunctionType::get(type.getReturnType(),
                                                      params, type.isVarArg()));
-  if (ArrayAttr attrs = kernel.getArgAttrsAttr()) {
-    SmallVector<Attribute> extended(attrs.getValue());
-    extended.append(count, DictionaryAttr::get(context));
-    kernel.setArgAttrsAttr(ArrayAttr::get(context, extended));
-  }
+  if (ArrayAttr attrs = withEmptyArgAttrs(kernel.getArgAttrsAttr(), count))
+    kernel.setArgAttrsAttr(attrs);
   Block &entry = kernel.getBody().front();
   for (unsigned i = 0; i < count; ++i)
     entry.addArgument(i64, kernel.getLoc());
@@ -195,7 +201,7 @@ void appendArguments(LLVMFuncOp kernel, unsigned count) {
 /// whose values differ between them become its trailing arguments, one per
 /// distinct column of values (a kernel often repeats a constant). Fills
 /// `redirects` for the calls to each of them. Returns the kernels merged
-/// away.
+/// away, for the caller to erase once their calls are redirected.
 SmallVector<LLVMFuncOp> merge(ArrayRef<KernelShape *> group,
                               DenseMap<StringAttr, Redirect> &redirects) {
   KernelShape &first = *group.front();
@@ -214,40 +220,35 @@ SmallVector<LLVMFuncOp> merge(ArrayRef<KernelShape *> group,
   LLVMFuncOp kernel = first.function;
   unsigned numArgs = kernel.getNumArguments();
   appendArguments(kernel, columns.size());
-  SmallVector<unsigned> representatives;
-  for (auto [n, entry] : llvm::enumerate(columns)) {
-    for (unsigned i : entry.second)
-      first.parameters[i].getResult().replaceAllUsesWith(
-          kernel.getArgument(numArgs + n));
-    representatives.push_back(entry.second.front());
-  }
   auto callee = FlatSymbolRefAttr::get(kernel.getSymNameAttr());
-  SmallVector<LLVMFuncOp> merged;
-  for (KernelShape *shape : group) {
+  for (auto [i, shape] : llvm::enumerate(group)) {
     Redirect &redirect = redirects[shape->function.getSymNameAttr()];
     redirect.callee = callee;
-    for (unsigned i : representatives)
-      redirect.arguments.push_back(shape->parameters[i]);
-    if (shape != &first)
-      merged.push_back(shape->function);
+    for (const SmallVector<Attribute> &column : columns.keys())
+      redirect.arguments.push_back(column[i]);
   }
-  return merged;
+  for (auto [n, entry] : llvm::enumerate(columns))
+    for (unsigned i : entry.second) {
+      LLVM::ConstantOp c = first.parameters[i];
+      c.getResult().replaceAllUsesWith(kernel.getArgument(numArgs + n));
+      c.erase();
+    }
+  return llvm::map_to_vector(
+      group.drop_front(), [](KernelShape *shape) { return shape->function; });
 }
 
 /// Points `call` at its kernel's merged function, with the constants that
 /// kernel had as trailing arguments.
-void redirectCall(LLVM::CallOp call, Redirect &redirect) {
+void redirectCall(LLVM::CallOp call, const Redirect &redirect) {
   OpBuilder b(call);
+  auto i64 = b.getI64Type();
   SmallVector<Value> arguments;
-  for (LLVM::ConstantOp c : redirect.arguments)
-    arguments.push_back(
-        LLVM::ConstantOp::create(b, call.getLoc(), c.getType(), c.getValue()));
+  for (Attribute value : redirect.arguments)
+    arguments.push_back(LLVM::ConstantOp::create(b, call.getLoc(), i64, value));
   call.getCalleeOperandsMutable().append(arguments);
-  if (ArrayAttr attrs = call.getArgAttrsAttr()) {
-    SmallVector<Attribute> extended(attrs.getValue());
-    extended.append(arguments.size(), DictionaryAttr::get(call.getContext()));
-    call.setArgAttrsAttr(ArrayAttr::get(call.getContext(), extended));
-  }
+  if (ArrayAttr attrs =
+          withEmptyArgAttrs(call.getArgAttrsAttr(), arguments.size()))
+    call.setArgAttrsAttr(attrs);
   call.setCalleeAttr(redirect.callee);
 }
 
@@ -287,12 +288,6 @@ struct MergeKernelsPass
         if (it != redirects.end())
           redirectCall(call, it->second);
       });
-    // The first kernel of each group now takes its differing constants as
-    // arguments; the others' constants were read above.
-    for (auto &[key, group] : groups)
-      for (LLVM::ConstantOp c : group.front()->parameters)
-        if (c.use_empty())
-          c.erase();
     for (LLVMFuncOp f : merged)
       f.erase();
   }
