@@ -55,9 +55,9 @@ private:
 ///   elimination), no loop is dead, and no call is indirect. Nor is there
 ///   anything left for the late clean-ups (loop instruction simplification,
 ///   sparse constant propagation, bit-tracking and aggressive dead code
-///   elimination, memcpy optimisation, allocation tokens) after InstCombine
-///   and the MLIR lowering's own folding: ResNet-50's compile took about
-///   6% less CPU without these six. Every reference model's object
+///   elimination, memcpy optimisation) after InstCombine and the MLIR
+///   lowering's own folding: ResNet-50's compile took about 6% less CPU
+///   without these five. Every reference model's object
 ///   comes out byte for byte the same without any of them.
 /// - In the contraction kernels, which ContractionEmit vectorises and
 ///   unrolls itself: no loop or straight-line code left to vectorise, no
@@ -70,8 +70,7 @@ private:
 bool idlePass(StringRef pass, Any ir) {
   if (is_contained({"LoopLoadEliminationPass", "DSEPass", "LoopDeletionPass",
                     "CalledValuePropagationPass", "LoopInstSimplifyPass",
-                    "SCCPPass", "BDCEPass", "ADCEPass", "MemCpyOptPass",
-                    "AllocTokenPass"},
+                    "SCCPPass", "BDCEPass", "ADCEPass", "MemCpyOptPass"},
                    pass))
     return true;
   if (!is_contained({"SLPVectorizerPass", "LoopVectorizePass",
