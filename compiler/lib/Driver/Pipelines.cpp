@@ -13,7 +13,6 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -94,30 +93,6 @@ static void addCleanup(mlir::OpPassManager &pm) {
   functions.addPass(mlir::createCSEPass());
 }
 
-/// Upstream's buffer deallocation pipeline
-/// (`bufferization::buildBufferDeallocationPipeline`), with the passes
-/// that work inside one function nested on the functions, so that they
-/// run in parallel: the simplification took 0.9 s of ResNet-50's compile
-/// on one thread. Ownership-based deallocation resolves calls, and the
-/// lowering of `bufferization.dealloc` may add a helper function to the
-/// module, so both stay module passes. Upstream's canonicalisation at its
-/// end is left to the clean-up that follows (addCleanup), which ran it a
-/// second time.
-static void addDeallocationPipeline(mlir::OpPassManager &pm) {
-  mlir::memref::ExpandReallocPassOptions expand;
-  expand.emitDeallocs = false;
-  pm.addNestedPass<mlir::func::FuncOp>(
-      mlir::memref::createExpandReallocPass(expand));
-  pm.addNestedPass<mlir::func::FuncOp>(mlir::createCanonicalizerPass());
-  pm.addPass(mlir::bufferization::createOwnershipBasedBufferDeallocationPass());
-  mlir::OpPassManager &functions = pm.nest<mlir::func::FuncOp>();
-  functions.addPass(mlir::createCanonicalizerPass());
-  functions.addPass(
-      mlir::bufferization::createBufferDeallocationSimplificationPass());
-  pm.addPass(mlir::bufferization::createLowerDeallocationsPass());
-  pm.addNestedPass<mlir::func::FuncOp>(mlir::createCSEPass());
-}
-
 void nnc::buildBufferizePipeline(mlir::OpPassManager &pm) {
   pm.addPass(createParamsToArgumentsPass());
   // Every op that starts from a filled tensor fills its own buffer.
@@ -147,7 +122,10 @@ void nnc::buildBufferizePipeline(mlir::OpPassManager &pm) {
   pm.addPass(
       mlir::bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addNestedPass<mlir::func::FuncOp>(createCallResultsInPlacePass());
-  addDeallocationPipeline(pm);
+  pm.addPass(createDeallocateBuffersPass());
+  // Identical views become one, which makes a copy between them a copy of
+  // a view onto itself, which the clean-up then drops.
+  pm.addNestedPass<mlir::func::FuncOp>(mlir::createCSEPass());
   addCleanup(pm);
 }
 
