@@ -48,7 +48,9 @@ bool managesHeap(Operation *op) {
 
 /// The heap allocations of `f`, in order, when freeing them all at its
 /// return is right: `f` is one block, returns no buffer, and its only heap
-/// effects are memref.allocs in that block. Otherwise nullopt.
+/// effects are memref.allocs in that block. A call frees nothing (the
+/// model's functions free only what they allocate); an op of an
+/// unregistered dialect may. Otherwise nullopt.
 std::optional<SmallVector<memref::AllocOp>> allocationsToFree(func::FuncOp f) {
   if (llvm::any_of(f.getResultTypes(), llvm::IsaPred<BaseMemRefType>))
     return std::nullopt;
@@ -64,7 +66,8 @@ std::optional<SmallVector<memref::AllocOp>> allocationsToFree(func::FuncOp f) {
       allocs.push_back(alloc);
       return WalkResult::advance();
     }
-    if (managesHeap(op) ||
+    // An op of an unregistered dialect may do anything.
+    if (!op->isRegistered() || managesHeap(op) ||
         isa<bufferization::BufferizationDialect>(op->getDialect()))
       return WalkResult::interrupt();
     return WalkResult::advance();
