@@ -190,12 +190,10 @@ def DeallocateBuffersPass
     simplification compares every buffer of a function's one
     `bufferization.dealloc` with every other (1.5 s of Inception-v3's
     compile). Any other module goes through that pipeline, with the passes
-    that work inside one function nested on the functions.
+    that work inside one function nested on the functions (their dialects
+    are the pass's too).
   }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect",
-                           "::mlir::bufferization::BufferizationDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::scf::SCFDialect"];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def CallResultsInPlacePass
