@@ -99,34 +99,41 @@ void nnc::buildBufferizePipeline(mlir::OpPassManager &pm) {
   pm.addNestedPass<mlir::func::FuncOp>(createDuplicateSharedFillsPass());
   // Concatenated inputs are computed in place.
   pm.addNestedPass<mlir::func::FuncOp>(createConcatIntoSlicesPass());
+  // The rest runs on each group of functions that call one another (the
+  // training step, the training pass and its callers, the forward pass,
+  // ...) in a module of its own, the groups in parallel: the one-shot
+  // analyses below are module passes.
+  pm.addPass(createNestCallComponentsPass());
+  mlir::OpPassManager &parts = pm.nest<mlir::ModuleOp>();
   // Parameter updates are computed into the parameter's own buffer,
   // padded tensors' interiors in place. The analysis runs over the module,
   // callees first, so a call is known by what its callee reads and writes:
   // gradients passes the training pass the moving statistics it then
   // assigns in place, which a call analysed as writing its operands would
   // forbid.
-  pm.addPass(mlir::bufferization::createEmptyTensorEliminationPass());
+  parts.addPass(mlir::bufferization::createEmptyTensorEliminationPass());
   mlir::bufferization::OneShotBufferizePassOptions options;
   options.bufferizeFunctionBoundaries = true;
   options.functionBoundaryTypeConversion =
       mlir::bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(mlir::bufferization::createOneShotBufferizePass(options));
-  pm.addPass(createInPlaceUpdatesPass());
-  pm.addPass(createDistinctResultsPass());
+  parts.addPass(mlir::bufferization::createOneShotBufferizePass(options));
+  parts.addPass(createInPlaceUpdatesPass());
+  parts.addPass(createDistinctResultsPass());
   // Entry points are public: outputs become caller-owned buffers, marked
   // {bufferize.result}.
   mlir::bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.modifyPublicFunctions = true;
   outParams.hoistStaticAllocs = true;
   outParams.addResultAttribute = true;
-  pm.addPass(
+  parts.addPass(
       mlir::bufferization::createBufferResultsToOutParamsPass(outParams));
-  pm.addNestedPass<mlir::func::FuncOp>(createCallResultsInPlacePass());
-  pm.addPass(createDeallocateBuffersPass());
+  parts.addNestedPass<mlir::func::FuncOp>(createCallResultsInPlacePass());
+  parts.addPass(createDeallocateBuffersPass());
   // Identical views become one, which makes a copy between them a copy of
   // a view onto itself, which the clean-up then drops.
-  pm.addNestedPass<mlir::func::FuncOp>(mlir::createCSEPass());
-  addCleanup(pm);
+  parts.addNestedPass<mlir::func::FuncOp>(mlir::createCSEPass());
+  addCleanup(parts);
+  pm.addPass(createFlattenCallComponentsPass());
 }
 
 void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage,

@@ -234,20 +234,22 @@ LogicalResult verifyClasses(Emit emit, Attribute value, Type type) {
   return success();
 }
 
-/// The nn.parameter `name` in the symbol table around `func`. Only the
-/// table's nn.parameter ops are read: functions beside `func` may be
-/// changing while it is verified.
+/// The nn.parameter `name` in the nearest symbol table around `func` that
+/// has one of that name (a module nested in the model's, such as
+/// nnc-nest-call-components makes, holds functions but no parameters).
+/// Only the tables' nn.parameter ops are read: functions beside `func` may
+/// be changing while it is verified.
 ParameterOp lookupParameter(Operation *func, StringAttr name) {
-  Operation *table =
-      func->getParentOp()
-          ? SymbolTable::getNearestSymbolTable(func->getParentOp())
-          : nullptr;
-  if (!table)
-    return {};
-  for (Block &block : table->getRegion(0))
-    for (auto param : block.getOps<ParameterOp>())
-      if (param.getSymNameAttr() == name)
-        return param;
+  auto enclosingTable = [](Operation *op) -> Operation * {
+    Operation *parent = op->getParentOp();
+    return parent ? SymbolTable::getNearestSymbolTable(parent) : nullptr;
+  };
+  for (Operation *table = enclosingTable(func); table;
+       table = enclosingTable(table))
+    for (Block &block : table->getRegion(0))
+      for (auto param : block.getOps<ParameterOp>())
+        if (param.getSymNameAttr() == name)
+          return param;
   return {};
 }
 

@@ -48,4 +48,14 @@ module @m attributes {nn.batch_size = 2 : i64,
       -> (memref<4x3xf32> {nn.updates = "w"}) {
     return %w : memref<4x3xf32>
   }
+
+  // A module nested in the model's (nnc-nest-call-components) finds the
+  // parameters in the model's.
+  // CHECK: module attributes {nnc.call_component}
+  // CHECK-NEXT: func.func @nested(%{{.*}}: tensor<4x3xf32> {nn.param = "w"})
+  module attributes {nnc.call_component} {
+    func.func @nested(%w: tensor<4x3xf32> {nn.param = "w"}) {
+      return
+    }
+  }
 }

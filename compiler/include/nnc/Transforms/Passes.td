@@ -165,6 +165,35 @@ def CheckModelPass : Pass<"nnc-check-model", "::mlir::ModuleOp"> {
   }];
 }
 
+def NestCallComponentsPass
+    : Pass<"nnc-nest-call-components", "::mlir::ModuleOp"> {
+  let summary = "Move each group of functions that call one another into "
+                "a nested module";
+  let description = [{
+    Top-level ops are grouped by the symbols they use: a function, what it
+    calls, what calls it, and so on. Each group that defines a function
+    moves into a `builtin.module` of its own, nested in the top one and
+    marked `nnc.call_component`, so that a pipeline nested on
+    `builtin.module` runs its module passes on the groups in parallel
+    (one-shot bufferization analyses a whole module, callees first: a
+    model's training step and its training pass are each a whole copy of
+    the network, and neither calls the other). The nested modules come
+    largest first, for the threads to share them evenly; they carry the
+    top module's attributes. nnc-flatten-call-components undoes it.
+  }];
+}
+
+def FlattenCallComponentsPass
+    : Pass<"nnc-flatten-call-components", "::mlir::ModuleOp"> {
+  let summary = "Move the ops of nnc-nest-call-components' modules back";
+  let description = [{
+    The top module's symbols take the order they had before
+    nnc-nest-call-components (recorded on the top module). A symbol a pass
+    created in one of the nested modules, renamed when the module already
+    has one of its name, and any op without a name go before them.
+  }];
+}
+
 def DistinctResultsPass : Pass<"nnc-distinct-results", "::mlir::ModuleOp"> {
   let summary = "Give every returned buffer its own allocation";
   let description = [{
