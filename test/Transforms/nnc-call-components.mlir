@@ -1,6 +1,8 @@
 // RUN: nnc-opt %s --split-input-file --nnc-nest-call-components | FileCheck %s --check-prefix=NEST
 // RUN: nnc-opt %s --split-input-file --nnc-nest-call-components --nnc-flatten-call-components | FileCheck %s --check-prefix=BACK
 // RUN: nnc-opt %s --split-input-file --nnc-flatten-call-components | FileCheck %s --check-prefix=MADE
+// RUN: nnc-opt %s --split-input-file --nnc-nest-function-parts=parts=2 | FileCheck %s --check-prefix=PARTS
+// RUN: nnc-opt %s --split-input-file --nnc-nest-function-parts=parts=2 --nnc-flatten-call-components | FileCheck %s --check-prefix=PARTS-BACK
 
 // Three groups: @step alone (the largest, so first), @pass with its two
 // callers, and @other. The parameter no function uses stays in the top
@@ -110,5 +112,147 @@ module attributes {nnc.call_component_order = ["a", "b"], test.case = "made"} {
       call @helper() : () -> ()
       return
     }
+  }
+}
+
+// -----
+
+// nnc-nest-function-parts: each function whole into the lightest of two
+// parts, the largest first; a part declares what it calls from the other
+// and holds a copy of the global it uses. Flattened, each symbol is back
+// once, where it was.
+// PARTS: module attributes {nnc.call_component_order = ["big", "table", "k", "ext", "small", "user"], test.case = "parts"} {
+// PARTS-NEXT: llvm.mlir.global external constant @table
+// PARTS-NEXT: module attributes {nnc.call_component, test.case = "parts"} {
+// PARTS-NEXT: func.func private @k(memref<4xf32>) attributes {llvm.bareptr}
+// PARTS-NEXT: func.func private @ext(memref<4xf32>)
+// PARTS-NEXT: func.func @big(
+// PARTS: module attributes {nnc.call_component, test.case = "parts"} {
+// PARTS-NEXT: llvm.mlir.global external constant @table("abc") {addr_space = 0 : i32, nnc.call_component_copy}
+// PARTS-NEXT: func.func private @k(%{{.*}}: memref<4xf32>) attributes {llvm.bareptr} {
+// PARTS: func.func private @ext(memref<4xf32>)
+// PARTS-NEXT: func.func @small(
+// PARTS: func.func @user(
+// PARTS-BACK: module attributes {test.case = "parts"} {
+// PARTS-BACK-NEXT: func.func @big(
+// PARTS-BACK-NOT: @ext(memref
+// PARTS-BACK: llvm.mlir.global external constant @table("abc") {addr_space = 0 : i32}
+// PARTS-BACK-NEXT: func.func private @k(%{{.*}}: memref<4xf32>) attributes {llvm.bareptr} {
+// PARTS-BACK-NOT: @table
+// PARTS-BACK: func.func private @ext(memref<4xf32>)
+// PARTS-BACK-NEXT: func.func @small(
+// PARTS-BACK-NOT: @ext(memref
+// PARTS-BACK: func.func @user(
+// PARTS-BACK-NOT: nnc.call_component
+module attributes {test.case = "parts"} {
+  func.func @big(%x: memref<4xf32>) attributes {llvm.emit_c_interface} {
+    call @k(%x) : (memref<4xf32>) -> ()
+    call @k(%x) : (memref<4xf32>) -> ()
+    call @k(%x) : (memref<4xf32>) -> ()
+    call @k(%x) : (memref<4xf32>) -> ()
+    call @k(%x) : (memref<4xf32>) -> ()
+    call @k(%x) : (memref<4xf32>) -> ()
+    call @k(%x) : (memref<4xf32>) -> ()
+    call @ext(%x) : (memref<4xf32>) -> ()
+    return
+  }
+  llvm.mlir.global external constant @table("abc") {addr_space = 0 : i32}
+  func.func private @k(%x: memref<4xf32>) attributes {llvm.bareptr} {
+    return
+  }
+  func.func private @ext(memref<4xf32>)
+  func.func @small(%x: memref<4xf32>) {
+    call @k(%x) : (memref<4xf32>) -> ()
+    call @ext(%x) : (memref<4xf32>) -> ()
+    return
+  }
+  func.func @user() {
+    %p = llvm.mlir.addressof @table : !llvm.ptr
+    return
+  }
+}
+
+// -----
+
+// A module with other top-level ops than functions and LLVM ops is one
+// part, whole.
+// PARTS-LABEL: module attributes {nnc.call_component_order = ["w", "f"], test.case = "whole"} {
+// PARTS-NEXT: module attributes {nnc.call_component, test.case = "whole"} {
+// PARTS-NEXT: nn.parameter @w
+// PARTS-NEXT: func.func @f
+module attributes {test.case = "whole"} {
+  nn.parameter @w : tensor<4xf32> = #nn.zeros
+  func.func @f() {
+    return
+  }
+}
+
+// -----
+
+// Of several ops of one name, the definition is kept over declarations
+// and the original over copies. Of two definitions made in the parts, the
+// private one is renamed, or the later one when both are private.
+// MADE-LABEL: module attributes {test.case = "clash"} {
+// MADE-NEXT: llvm.func @alloc(i64) -> !llvm.ptr
+// MADE-NEXT: func.func @helper() {
+// MADE-NEXT: arith.constant 2
+// MADE: func.func private @dup() {
+// MADE-NEXT: arith.constant 3
+// MADE: func.func private @helper_0() {
+// MADE-NEXT: arith.constant 1
+// MADE: func.func private @dup_0() {
+// MADE-NEXT: arith.constant 4
+// MADE: func.func @a() {
+// MADE-NEXT: call @helper_0()
+// MADE: llvm.mlir.global external constant @g("xyz") {addr_space = 0 : i32}
+// MADE-NOT: @g
+// MADE: func.func private @k() {
+// MADE-NEXT: arith.constant 5
+// MADE: func.func @b() {
+// MADE-NEXT: call @dup_0()
+// MADE-NEXT: call @helper()
+// MADE-NOT: func.func
+// MADE-NOT: nnc.call_component
+module attributes {nnc.call_component_order = ["a", "g", "k", "b"], test.case = "clash"} {
+  module attributes {nnc.call_component} {
+    llvm.func @alloc(i64) -> !llvm.ptr
+    func.func private @helper() {
+      %c = arith.constant 1 : i32
+      return
+    }
+    func.func private @dup() {
+      %c = arith.constant 3 : i32
+      return
+    }
+    func.func private @k()
+    func.func @a() {
+      call @helper() : () -> ()
+      call @k() : () -> ()
+      return
+    }
+  }
+  module attributes {nnc.call_component} {
+    llvm.func @alloc(i64) -> !llvm.ptr
+    func.func @helper() {
+      %c = arith.constant 2 : i32
+      return
+    }
+    func.func private @dup() {
+      %c = arith.constant 4 : i32
+      return
+    }
+    llvm.mlir.global external constant @g("xyz") {addr_space = 0 : i32, nnc.call_component_copy}
+    func.func private @k() {
+      %c = arith.constant 5 : i32
+      return
+    }
+    func.func @b() {
+      call @dup() : () -> ()
+      call @helper() : () -> ()
+      return
+    }
+  }
+  module attributes {nnc.call_component} {
+    llvm.mlir.global external constant @g("xyz") {addr_space = 0 : i32}
   }
 }

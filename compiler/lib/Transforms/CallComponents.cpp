@@ -1,18 +1,20 @@
-//===- CallComponents.cpp - module passes on independent function groups --===//
+//===- CallComponents.cpp - module passes on parts of a module ------------===//
 //
-// Part of nnc. nnc-nest-call-components and nnc-flatten-call-components
-// (Passes.td): a pipeline nested on builtin.module between the two runs its
-// module passes on each group of functions that call one another, the
-// groups in parallel.
+// Part of nnc. nnc-nest-call-components, nnc-nest-function-parts and
+// nnc-flatten-call-components (Passes.td): a pipeline nested on
+// builtin.module between a nesting pass and the flattening runs its module
+// passes on each part of the module, the parts in parallel.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nnc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -20,6 +22,7 @@
 
 namespace nnc {
 #define GEN_PASS_DEF_NESTCALLCOMPONENTSPASS
+#define GEN_PASS_DEF_NESTFUNCTIONPARTSPASS
 #define GEN_PASS_DEF_FLATTENCALLCOMPONENTSPASS
 #include "nnc/Transforms/Passes.h.inc"
 } // namespace nnc
@@ -27,23 +30,73 @@ namespace nnc {
 using namespace mlir;
 
 namespace {
-/// Marks the modules nnc-nest-call-components makes.
+/// Marks the modules the nesting passes make.
 constexpr llvm::StringLiteral kComponentAttr = "nnc.call_component";
 /// On the top module in between: the names of its symbols, in their order.
 constexpr llvm::StringLiteral kOrderAttr = "nnc.call_component_order";
+/// Marks the copies of a symbol nnc-nest-function-parts puts in the parts
+/// that use it.
+constexpr llvm::StringLiteral kCopyAttr = "nnc.call_component_copy";
 
 StringAttr symbolName(Operation *op) {
   return op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
 }
 
-/// Top-level ops that reach one another through the symbols they use.
+bool isDeclaration(Operation *op) {
+  if (auto f = dyn_cast<FunctionOpInterface>(op))
+    return f.isExternal();
+  auto symbol = dyn_cast<SymbolOpInterface>(op);
+  return symbol && symbol.isDeclaration();
+}
+
+bool definesFunction(Operation *op) {
+  auto f = dyn_cast<func::FuncOp>(op);
+  return f && !f.isExternal();
+}
+
+uint64_t numOps(Operation *op) {
+  uint64_t n = 0;
+  op->walk([&](Operation *) { ++n; });
+  return n;
+}
+
+/// Top-level ops that go into one nested module.
 struct Group {
   SmallVector<Operation *> ops;
   uint64_t size = 0; ///< ops, nested ones included
 };
 
-/// The groups of `module`'s top-level ops, in the order of their first
-/// ops.
+/// Moves each group into a module of its own at the end of `module`'s
+/// body, the largest first (the pass manager hands the modules to its
+/// threads in their order), with `module`'s attributes; records the order
+/// of `module`'s symbols for the flattening. Returns the new modules.
+SmallVector<ModuleOp> nestGroups(ModuleOp module, SmallVector<Group> groups) {
+  Builder b(module.getContext());
+  SmallVector<Attribute> order;
+  for (Operation &op : *module.getBody())
+    if (StringAttr name = symbolName(&op))
+      order.push_back(name);
+  NamedAttrList attrs(module->getAttrDictionary());
+  attrs.erase(SymbolTable::getSymbolAttrName());
+  attrs.set(kComponentAttr, b.getUnitAttr());
+  DictionaryAttr partAttrs = attrs.getDictionary(module.getContext());
+  llvm::stable_sort(
+      groups, [](const Group &x, const Group &y) { return x.size > y.size; });
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  SmallVector<ModuleOp> parts;
+  for (const Group &group : groups) {
+    auto part = ModuleOp::create(builder, module.getLoc());
+    part->setAttrs(partAttrs);
+    for (Operation *op : group.ops)
+      op->moveBefore(part.getBody(), part.getBody()->end());
+    parts.push_back(part);
+  }
+  module->setAttr(kOrderAttr, b.getArrayAttr(order));
+  return parts;
+}
+
+/// The groups of `module`'s top-level ops that reach one another through
+/// the symbols they use, in the order of their first ops.
 SmallVector<Group> groupBySymbolUses(ModuleOp module) {
   SmallVector<Operation *> ops;
   DenseMap<Operation *, unsigned> index;
@@ -71,7 +124,7 @@ SmallVector<Group> groupBySymbolUses(ModuleOp module) {
   for (auto [i, op] : llvm::enumerate(ops)) {
     Group &group = groups[classes.getLeaderValue(i)];
     group.ops.push_back(op);
-    op->walk([&](Operation *) { ++group.size; });
+    group.size += numOps(op);
   }
   return llvm::to_vector(llvm::make_second_range(groups.takeVector()));
 }
@@ -79,39 +132,93 @@ SmallVector<Group> groupBySymbolUses(ModuleOp module) {
 struct NestCallComponentsPass
     : nnc::impl::NestCallComponentsPassBase<NestCallComponentsPass> {
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    SmallVector<Group> groups = groupBySymbolUses(module);
+    SmallVector<Group> groups = groupBySymbolUses(getOperation());
     // Only groups with code to transform: parameters and declarations
     // nothing defined uses stay where they are.
     llvm::erase_if(groups, [](const Group &group) {
-      return llvm::none_of(group.ops, [](Operation *op) {
-        auto f = dyn_cast<func::FuncOp>(op);
-        return f && !f.isExternal();
-      });
+      return llvm::none_of(group.ops, definesFunction);
     });
-    if (groups.empty())
-      return;
-    Builder b(&getContext());
-    SmallVector<Attribute> order;
-    for (Operation &op : *module.getBody())
-      if (StringAttr name = symbolName(&op))
-        order.push_back(name);
-    NamedAttrList attrs(module->getAttrDictionary());
-    attrs.erase(SymbolTable::getSymbolAttrName());
-    attrs.set(kComponentAttr, b.getUnitAttr());
-    DictionaryAttr partAttrs = attrs.getDictionary(&getContext());
-    // Largest first: the pass manager hands the modules to its threads in
-    // their order.
-    llvm::stable_sort(
-        groups, [](const Group &x, const Group &y) { return x.size > y.size; });
-    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
-    for (const Group &group : groups) {
-      auto part = ModuleOp::create(builder, module.getLoc());
-      part->setAttrs(partAttrs);
-      for (Operation *op : group.ops)
-        op->moveBefore(part.getBody(), part.getBody()->end());
+    if (!groups.empty())
+      nestGroups(getOperation(), std::move(groups));
+  }
+};
+
+/// Declares in `part` every symbol of `whole` that its ops use and that it
+/// does not hold: a function as a private declaration (without a C
+/// interface, which would give it a body), anything else whole.
+void declareUses(ModuleOp part, SymbolTable &whole) {
+  SymbolTable table(part);
+  llvm::StringSet<> declared;
+  OpBuilder b = OpBuilder::atBlockBegin(part.getBody());
+  SmallVector<Operation *> ops = llvm::to_vector(
+      llvm::make_pointer_range(part.getBody()->getOperations()));
+  for (Operation *op : ops) {
+    std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(op);
+    if (!uses)
+      continue;
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      StringAttr name = use.getSymbolRef().getRootReference();
+      Operation *symbol = whole.lookup(name);
+      if (!symbol || table.lookup(name) ||
+          !declared.insert(name.getValue()).second)
+        continue;
+      auto f = dyn_cast<func::FuncOp>(symbol);
+      if (!f) {
+        b.clone(*symbol)->setAttr(kCopyAttr, b.getUnitAttr());
+        continue;
+      }
+      auto decl = cast<func::FuncOp>(b.cloneWithoutRegions(*f));
+      decl.setPrivate();
+      decl->removeAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName());
     }
-    module->setAttr(kOrderAttr, b.getArrayAttr(order));
+  }
+}
+
+struct NestFunctionPartsPass
+    : nnc::impl::NestFunctionPartsPassBase<NestFunctionPartsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // Only functions move (declarations too, to be converted with the
+    // rest): anything else at the top is copied where it is used, which
+    // suits ops of the LLVM dialect (the passes leave them be) and nothing
+    // else. Then the module is one part.
+    bool splittable = llvm::all_of(*module.getBody(), [](Operation &op) {
+      return isa<func::FuncOp>(op) || isa<LLVM::LLVMDialect>(op.getDialect());
+    });
+    unsigned numParts = parts ? parts : 4 * getContext().getNumThreads();
+    if (!splittable)
+      numParts = 1;
+    // Heaviest first, each into the lightest part.
+    SmallVector<std::pair<uint64_t, Operation *>> functions;
+    for (Operation &op : *module.getBody())
+      if (isa<func::FuncOp>(op) || (!splittable && !isa<ModuleOp>(op)))
+        functions.push_back({numOps(&op), &op});
+    if (functions.empty())
+      return;
+    llvm::stable_sort(functions,
+                      [](auto x, auto y) { return x.first > y.first; });
+    SmallVector<Group> groups(std::min<size_t>(numParts, functions.size()));
+    for (auto [size, op] : functions) {
+      Group &lightest =
+          *llvm::min_element(groups, [](const Group &x, const Group &y) {
+            return x.size < y.size;
+          });
+      lightest.ops.push_back(op);
+      lightest.size += size;
+    }
+    // Each part keeps its functions in the module's order.
+    DenseMap<Operation *, unsigned> index;
+    for (auto [i, op] : llvm::enumerate(*module.getBody()))
+      index[&op] = i;
+    for (Group &group : groups)
+      llvm::sort(group.ops, [&](Operation *x, Operation *y) {
+        return index[x] < index[y];
+      });
+    SymbolTable whole(module);
+    for (ModuleOp part : nestGroups(module, std::move(groups)))
+      declareUses(part, whole);
   }
 };
 
@@ -131,14 +238,61 @@ struct FlattenCallComponentsPass
            llvm::enumerate(order.getAsValueRange<StringAttr>()))
         position[name] = i;
     module->removeAttr(kOrderAttr);
-    // Names a symbol made in a part must not take: those the module had.
-    llvm::StringSet<> taken;
-    for (const auto &entry : position)
-      taken.insert(entry.getKey());
     // Each op's place: its symbol's position; an op without a name stays
-    // after the symbol it followed. Symbols made in the parts go first.
+    // after the symbol it followed; symbols made in the parts go first.
     using Place = std::pair<int64_t, unsigned>;
-    SmallVector<std::pair<Place, Operation *>> placed;
+    struct Entry {
+      Place where;
+      Operation *op;
+      SymbolTable *table; ///< the part's, null at the top
+    };
+    SmallVector<Entry> placed;
+    // One op per name: a definition over the declarations of it that other
+    // parts hold, the original over the copies. Of two definitions, one in
+    // a part is renamed, a private one (a symbol a pass made) rather than
+    // a public one, else the later one.
+    llvm::StringMap<size_t> chosen;
+    SmallVector<Operation *> dropped;
+    auto weaker = [](Operation *x, Operation *y) {
+      auto rank = [](Operation *op) {
+        return op->hasAttr(kCopyAttr) ? 0 : isDeclaration(op) ? 1 : 2;
+      };
+      return rank(x) < rank(y);
+    };
+    auto place = [&](Entry entry) -> LogicalResult {
+      StringAttr name = symbolName(entry.op);
+      auto it = name ? chosen.find(name.getValue()) : chosen.end();
+      if (it != chosen.end()) {
+        Entry &other = placed[it->second];
+        if (weaker(other.op, entry.op))
+          std::swap(other, entry);
+        if (weaker(entry.op, other.op) || entry.op->hasAttr(kCopyAttr) ||
+            isDeclaration(entry.op)) {
+          dropped.push_back(entry.op);
+          return success();
+        }
+        auto isPrivate = [](Operation *op) {
+          return SymbolTable::getSymbolVisibility(op) ==
+                 SymbolTable::Visibility::Private;
+        };
+        if (other.table &&
+            (!entry.table || (isPrivate(other.op) && !isPrivate(entry.op))))
+          std::swap(other, entry);
+        unsigned suffix = 0;
+        std::string unique;
+        do
+          unique = (name.getValue() + "_" + Twine(suffix++)).str();
+        while (chosen.contains(unique) || position.contains(unique) ||
+               entry.table->lookup(unique));
+        if (failed(entry.table->rename(entry.op, unique)))
+          return failure();
+        name = symbolName(entry.op);
+      }
+      if (name)
+        chosen[name.getValue()] = placed.size();
+      placed.push_back(entry);
+      return success();
+    };
     int64_t last = -1;
     for (Operation &op : *module.getBody()) {
       if (llvm::is_contained(parts, dyn_cast<ModuleOp>(op)))
@@ -147,39 +301,32 @@ struct FlattenCallComponentsPass
       auto it = name ? position.find(name.getValue()) : position.end();
       if (it != position.end())
         last = it->second;
-      placed.push_back({{last, it == position.end()}, &op});
-      if (name)
-        taken.insert(name.getValue());
+      if (failed(place({{last, it == position.end()}, &op, nullptr})))
+        return signalPassFailure();
     }
+    std::vector<SymbolTable> tables;
+    tables.reserve(parts.size());
     for (ModuleOp part : parts) {
-      SymbolTable partTable(part);
+      SymbolTable &table = tables.emplace_back(part);
       for (Operation &op : *part.getBody()) {
         StringAttr name = symbolName(&op);
         auto it = name ? position.find(name.getValue()) : position.end();
-        if (it != position.end()) {
-          placed.push_back({{it->second, 0}, &op});
-          continue;
-        }
-        if (name && taken.contains(name.getValue())) {
-          unsigned suffix = 0;
-          std::string unique;
-          do
-            unique = (name.getValue() + "_" + Twine(suffix++)).str();
-          while (taken.contains(unique) || partTable.lookup(unique));
-          if (failed(partTable.rename(&op, unique)))
-            return signalPassFailure();
-          name = symbolName(&op);
-        }
-        if (name)
-          taken.insert(name.getValue());
-        placed.push_back({{-2, 0}, &op});
+        Place where =
+            it != position.end() ? Place{it->second, 0} : Place{-2, 0};
+        if (failed(place({where, &op, &table})))
+          return signalPassFailure();
       }
     }
-    llvm::stable_sort(
-        placed, [](const auto &x, const auto &y) { return x.first < y.first; });
+    for (Operation *op : dropped)
+      op->erase();
+    llvm::stable_sort(placed, [](const Entry &x, const Entry &y) {
+      return x.where < y.where;
+    });
     Block *body = module.getBody();
-    for (auto [place, op] : placed)
-      op->moveBefore(body, body->end());
+    for (const Entry &entry : placed) {
+      entry.op->removeAttr(kCopyAttr);
+      entry.op->moveBefore(body, body->end());
+    }
     for (ModuleOp part : parts)
       part.erase();
   }

@@ -183,14 +183,39 @@ def NestCallComponentsPass
   }];
 }
 
+def NestFunctionPartsPass
+    : Pass<"nnc-nest-function-parts", "::mlir::ModuleOp"> {
+  let summary = "Move the functions into nested modules of about equal "
+                "sizes";
+  let description = [{
+    For the module passes that convert each function on its own (to the
+    LLVM dialect): the functions, declarations too, go into nested
+    modules marked `nnc.call_component`, each whole into the part with the
+    fewest ops so far, the largest first, so that a pipeline nested on
+    `builtin.module` runs those passes on the parts in parallel. Each part
+    declares the functions it calls that other parts define, and holds a
+    copy of any other symbol it uses. That suits top-level ops of the LLVM
+    dialect, which the conversions leave be; a module with any other kind
+    of top-level op goes into one part whole. nnc-flatten-call-components
+    keeps one op per symbol: the definition, the original.
+  }];
+  let options = [
+    Option<"parts", "parts", "unsigned", /*default=*/"0",
+           "Parts to make (0: four per thread of the context)">,
+  ];
+}
+
 def FlattenCallComponentsPass
     : Pass<"nnc-flatten-call-components", "::mlir::ModuleOp"> {
   let summary = "Move the ops of nnc-nest-call-components' modules back";
   let description = [{
     The top module's symbols take the order they had before
-    nnc-nest-call-components (recorded on the top module). A symbol a pass
-    created in one of the nested modules, renamed when the module already
-    has one of its name, and any op without a name go before them.
+    nnc-nest-call-components or nnc-nest-function-parts (recorded on the
+    top module); a symbol a pass created in one of the nested modules and
+    any op without a name go before them. Of several ops of one name, a
+    definition is kept over declarations and an original over copies;
+    two definitions are two symbols, and the one in a nested module is
+    renamed (a private one rather than a public one).
   }];
 }
 
