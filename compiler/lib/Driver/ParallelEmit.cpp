@@ -21,12 +21,12 @@
 
 #include "LLVMCodegen.h"
 #include "nnc/Driver/Error.h"
+#include "nnc/Utils/SymbolUtils.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/InstructionSimplify.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"
@@ -109,17 +109,8 @@ void exportSymbol(mlir::Operation *symbol) {
 /// Declares in `part` every symbol its functions use that another part
 /// defines: a function without its body, a global without its value.
 void declareUses(mlir::ModuleOp part, mlir::SymbolTable &whole) {
-  llvm::StringSet<> defined, declared;
-  for (mlir::Operation &op : *part.getBody())
-    if (auto name = mlir::SymbolTable::getSymbolName(&op))
-      defined.insert(name.getValue());
   mlir::OpBuilder builder = mlir::OpBuilder::atBlockBegin(part.getBody());
-  auto declare = [&](llvm::StringRef name) {
-    if (defined.contains(name) || !declared.insert(name).second)
-      return;
-    mlir::Operation *symbol = whole.lookup(name);
-    if (!symbol)
-      return;
+  nnc::forEachForeignSymbol(part, whole, [&](mlir::Operation *symbol) {
     exportSymbol(symbol);
     mlir::Operation *decl = builder.cloneWithoutRegions(*symbol);
     if (auto f = dyn_cast<LLVMFuncOp>(decl))
@@ -128,11 +119,7 @@ void declareUses(mlir::ModuleOp part, mlir::SymbolTable &whole) {
       global.removeValueAttr();
       global.setLinkage(mlir::LLVM::Linkage::External);
     }
-  };
-  for (mlir::Operation &op : *part.getBody())
-    if (auto uses = mlir::SymbolTable::getSymbolUses(&op))
-      for (const mlir::SymbolTable::SymbolUse &use : *uses)
-        declare(use.getSymbolRef().getRootReference().getValue());
+  });
 }
 
 /// Splits the functions of `whole` into `numParts` parts: the sequencers

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnc/Transforms/Passes.h"
+#include "nnc/Utils/SymbolUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -18,7 +19,6 @@
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
 
 namespace nnc {
 #define GEN_PASS_DEF_NESTCALLCOMPONENTSPASS
@@ -147,31 +147,17 @@ struct NestCallComponentsPass
 /// does not hold: a function as a private declaration (without a C
 /// interface, which would give it a body), anything else whole.
 void declareUses(ModuleOp part, SymbolTable &whole) {
-  SymbolTable table(part);
-  llvm::StringSet<> declared;
   OpBuilder b = OpBuilder::atBlockBegin(part.getBody());
-  SmallVector<Operation *> ops = llvm::to_vector(
-      llvm::make_pointer_range(part.getBody()->getOperations()));
-  for (Operation *op : ops) {
-    std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(op);
-    if (!uses)
-      continue;
-    for (const SymbolTable::SymbolUse &use : *uses) {
-      StringAttr name = use.getSymbolRef().getRootReference();
-      Operation *symbol = whole.lookup(name);
-      if (!symbol || table.lookup(name) ||
-          !declared.insert(name.getValue()).second)
-        continue;
-      auto f = dyn_cast<func::FuncOp>(symbol);
-      if (!f) {
-        b.clone(*symbol)->setAttr(kCopyAttr, b.getUnitAttr());
-        continue;
-      }
-      auto decl = cast<func::FuncOp>(b.cloneWithoutRegions(*f));
-      decl.setPrivate();
-      decl->removeAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName());
+  nnc::forEachForeignSymbol(part, whole, [&](Operation *symbol) {
+    auto f = dyn_cast<func::FuncOp>(symbol);
+    if (!f) {
+      b.clone(*symbol)->setAttr(kCopyAttr, b.getUnitAttr());
+      return;
     }
-  }
+    auto decl = cast<func::FuncOp>(b.cloneWithoutRegions(*f));
+    decl.setPrivate();
+    decl->removeAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName());
+  });
 }
 
 struct NestFunctionPartsPass
