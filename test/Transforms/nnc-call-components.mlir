@@ -174,6 +174,48 @@ module attributes {test.case = "parts"} {
 
 // -----
 
+// Functions with loops and functions without control flow go into
+// separate parts, whatever their sizes (one of each here). Dealt by size
+// alone, @entry would join @small_loop.
+// PARTS-LABEL: module attributes {nnc.call_component_order = ["big_loop", "entry", "small_loop"], test.case = "kinds"} {
+// PARTS-NEXT: module attributes {nnc.call_component, test.case = "kinds"} {
+// PARTS-NEXT: func.func @big_loop(
+// PARTS-NOT: module attributes
+// PARTS: func.func @small_loop(
+// PARTS: module attributes {nnc.call_component, test.case = "kinds"} {
+// PARTS-NEXT: func.func private @big_loop(memref<4xf32>)
+// PARTS-NEXT: func.func private @small_loop(memref<4xf32>)
+// PARTS-NEXT: func.func @entry(
+module attributes {test.case = "kinds"} {
+  func.func @big_loop(%x: memref<4xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %f = arith.constant 1.0 : f32
+    scf.for %i = %c0 to %c4 step %c1 {
+      memref.store %f, %x[%i] : memref<4xf32>
+      memref.store %f, %x[%i] : memref<4xf32>
+      memref.store %f, %x[%i] : memref<4xf32>
+    }
+    return
+  }
+  func.func @entry(%x: memref<4xf32>) {
+    call @big_loop(%x) : (memref<4xf32>) -> ()
+    call @small_loop(%x) : (memref<4xf32>) -> ()
+    return
+  }
+  func.func @small_loop(%x: memref<4xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    scf.for %i = %c0 to %c4 step %c1 {
+    }
+    return
+  }
+}
+
+// -----
+
 // A module with other top-level ops than functions and LLVM ops is one
 // part, whole.
 // PARTS-LABEL: module attributes {nnc.call_component_order = ["w", "f"], test.case = "whole"} {

@@ -13,12 +13,15 @@
 #include "nnc/Conversion/Passes.h"
 #include "nnc/Transforms/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -31,6 +34,8 @@
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
@@ -43,7 +48,12 @@ void nnc::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::bufferization::BufferizationDialect,
                   mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
                   mlir::LLVM::LLVMDialect, mlir::omp::OpenMPDialect,
-                  mlir::gpu::GPUDialect, mlir::NVVM::NVVMDialect>();
+                  mlir::gpu::GPUDialect, mlir::NVVM::NVVMDialect,
+                  // The CPU pipeline's intermediate stages, so that nnc-opt
+                  // reads what --mlir-print-ir-* writes.
+                  mlir::vector::VectorDialect, mlir::affine::AffineDialect,
+                  mlir::cf::ControlFlowDialect, mlir::ub::UBDialect,
+                  mlir::index::IndexDialect>();
   // Interface models of the upstream dialects: bufferization of the ops the
   // CPU pipeline produces, and the extensions (conversion to LLVM, ...).
   mlir::arith::registerBufferizableOpInterfaceExternalModels(registry);

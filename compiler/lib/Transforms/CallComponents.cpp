@@ -160,6 +160,32 @@ void declareUses(ModuleOp part, SymbolTable &whole) {
   });
 }
 
+/// Whether no op in `op` (a function) holds a region.
+bool isStraightLine(Operation *op) {
+  return !op->walk([&](Operation *nested) {
+              return nested != op && nested->getNumRegions()
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            }).wasInterrupted();
+}
+
+/// Deals `functions` into at most `numParts` groups of about equal sizes:
+/// the heaviest first, each into the lightest group.
+SmallVector<Group>
+deal(MutableArrayRef<std::pair<uint64_t, Operation *>> functions,
+     unsigned numParts) {
+  llvm::stable_sort(functions,
+                    [](auto x, auto y) { return x.first > y.first; });
+  SmallVector<Group> groups(std::min<size_t>(numParts, functions.size()));
+  for (auto [size, op] : functions) {
+    Group &lightest = *llvm::min_element(
+        groups, [](const Group &x, const Group &y) { return x.size < y.size; });
+    lightest.ops.push_back(op);
+    lightest.size += size;
+  }
+  return groups;
+}
+
 struct NestFunctionPartsPass
     : nnc::impl::NestFunctionPartsPassBase<NestFunctionPartsPass> {
   using Base::Base;
@@ -176,24 +202,30 @@ struct NestFunctionPartsPass
     unsigned numParts = parts ? parts : 4 * getContext().getNumThreads();
     if (!splittable)
       numParts = 1;
-    // Heaviest first, each into the lightest part.
-    SmallVector<std::pair<uint64_t, Operation *>> functions;
-    for (Operation &op : *module.getBody())
-      if (isa<func::FuncOp>(op) || (!splittable && !isa<ModuleOp>(op)))
-        functions.push_back({numOps(&op), &op});
-    if (functions.empty())
-      return;
-    llvm::stable_sort(functions,
-                      [](auto x, auto y) { return x.first > y.first; });
-    SmallVector<Group> groups(std::min<size_t>(numParts, functions.size()));
-    for (auto [size, op] : functions) {
-      Group &lightest =
-          *llvm::min_element(groups, [](const Group &x, const Group &y) {
-            return x.size < y.size;
-          });
-      lightest.ops.push_back(op);
-      lightest.size += size;
+    // Functions without control flow (a model's entry points: calls,
+    // allocations, their buffers' descriptors) and the others go into
+    // separate parts, in proportion to their sizes: the conversions of
+    // loops, vectors and threads then skip the former's parts whole
+    // (nnc-run-where-present).
+    SmallVector<std::pair<uint64_t, Operation *>> functions[2];
+    uint64_t sizes[2] = {0, 0};
+    for (Operation &op : *module.getBody()) {
+      if (!isa<func::FuncOp>(op) && (splittable || isa<ModuleOp>(op)))
+        continue;
+      unsigned straight = numParts > 1 && isStraightLine(&op);
+      functions[straight].push_back({numOps(&op), &op});
+      sizes[straight] += functions[straight].back().first;
     }
+    if (functions[0].empty() && functions[1].empty())
+      return;
+    unsigned straightParts = numParts;
+    if (functions[1].empty())
+      straightParts = 0;
+    else if (!functions[0].empty())
+      straightParts = std::clamp<unsigned>(
+          numParts * sizes[1] / (sizes[0] + sizes[1]), 1, numParts - 1);
+    SmallVector<Group> groups = deal(functions[0], numParts - straightParts);
+    groups.append(deal(functions[1], straightParts));
     // Each part keeps its functions in the module's order.
     DenseMap<Operation *, unsigned> index;
     for (auto [i, op] : llvm::enumerate(*module.getBody()))

@@ -38,6 +38,19 @@ static void addUpstream(OpPassManager &pm, StringRef pipeline) {
     llvm::report_fatal_error("nnc: invalid built-in CPU pipeline");
 }
 
+/// Adds nnc-run-where-present: `pipeline` (with its anchor) on each op
+/// `pm` runs on that holds ops of `dialects` (comma-separated).
+static void addWherePresent(OpPassManager &pm, StringRef dialects,
+                            StringRef pipeline) {
+  nnc::RunWherePresentPassOptions options;
+  SmallVector<StringRef> names;
+  dialects.split(names, ',');
+  for (StringRef name : names)
+    options.dialects.push_back(name.str());
+  options.pipeline = pipeline.str();
+  pm.addPass(nnc::createRunWherePresentPass(options));
+}
+
 void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   pm.addPass(createExportModelInterfacePass());
   // A padded buffer's fill shrinks to the border its producer leaves.
@@ -89,18 +102,31 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   // (on one thread, ResNet-50's took 1.9 s, against 1.2 s in parts).
   pm.addPass(createNestFunctionPartsPass());
   OpPassManager &parts = pm.nest<ModuleOp>();
-  addUpstream(parts, "convert-scf-to-openmp");
+  // Each conversion runs only where there is something for it to convert
+  // (nnc-run-where-present): every one of them walks, folds and legalises
+  // all the ops it is given. The entry points (thousands of calls,
+  // allocations and their buffers' descriptors) hold no vector, math,
+  // scf, OpenMP or control-flow op; in ResNet-50 those passes took as long
+  // on them as on the kernels.
+  addWherePresent(parts, "scf", "builtin.module(convert-scf-to-openmp)");
   // Threads take chunks of a loop as they become free, not a fixed share.
   parts.addNestedPass<func::FuncOp>(createGuidedSchedulePass());
   addUpstream(parts,
               "func.func(lower-affine,expand-strided-metadata,lower-affine),"
-              "finalize-memref-to-llvm{use-generic-functions=true},"
-              "func.func(convert-scf-to-cf,convert-math-to-llvm)");
-  parts.addPass(createMathToLibmPass());
-  addUpstream(parts, "func.func(convert-vector-to-llvm,convert-ub-to-llvm,"
-                     "convert-arith-to-llvm,convert-index-to-llvm),"
-                     "convert-cf-to-llvm,convert-openmp-to-llvm,"
-                     "convert-func-to-llvm,reconcile-unrealized-casts");
+              "finalize-memref-to-llvm{use-generic-functions=true}");
+  OpPassManager &functions = parts.nest<func::FuncOp>();
+  addWherePresent(functions, "scf", "func.func(convert-scf-to-cf)");
+  addWherePresent(functions, "math", "func.func(convert-math-to-llvm)");
+  addWherePresent(parts, "math", "builtin.module(nnc-cpu-math-to-libm)");
+  OpPassManager &functionsAgain = parts.nest<func::FuncOp>();
+  addWherePresent(functionsAgain, "vector",
+                  "func.func(convert-vector-to-llvm)");
+  addWherePresent(functionsAgain, "ub", "func.func(convert-ub-to-llvm)");
+  addUpstream(functionsAgain, "convert-arith-to-llvm");
+  addWherePresent(functionsAgain, "index", "func.func(convert-index-to-llvm)");
+  addWherePresent(parts, "cf", "builtin.module(convert-cf-to-llvm)");
+  addWherePresent(parts, "omp", "builtin.module(convert-openmp-to-llvm)");
+  addUpstream(parts, "convert-func-to-llvm,reconcile-unrealized-casts");
   pm.addPass(createFlattenCallComponentsPass());
   pm.addPass(createPackedEntryPointsPass());
   // Kernels that differ in constants alone are compiled once.

@@ -1,0 +1,65 @@
+//===- RunWherePresent.cpp - a pipeline only where there is work for it ---===//
+//
+// Part of nnc. nnc-run-where-present (Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnc/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace nnc {
+#define GEN_PASS_DEF_RUNWHEREPRESENTPASS
+#include "nnc/Transforms/Passes.h.inc"
+} // namespace nnc
+
+using namespace mlir;
+
+namespace {
+struct RunWherePresentPass
+    : nnc::impl::RunWherePresentPassBase<RunWherePresentPass> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    FailureOr<OpPassManager> parsed =
+        parsePassPipeline(pipeline, llvm::nulls());
+    if (succeeded(parsed))
+      parsed->getDependentDialects(registry);
+  }
+
+  LogicalResult initialize(MLIRContext *context) override {
+    std::string message;
+    llvm::raw_string_ostream os(message);
+    FailureOr<OpPassManager> parsed = parsePassPipeline(pipeline, os);
+    if (failed(parsed))
+      return emitError(UnknownLoc::get(context))
+             << "nnc-run-where-present: invalid pipeline '" << pipeline
+             << "': " << StringRef(message).trim();
+    nested = std::move(*parsed);
+    namespaces.clear();
+    for (const std::string &dialect : dialects)
+      namespaces.insert(dialect);
+    return success();
+  }
+
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    bool present =
+        root->walk([&](Operation *op) {
+              if (op != root &&
+                  namespaces.contains(op->getName().getDialectNamespace()))
+                return WalkResult::interrupt();
+              return WalkResult::advance();
+            })
+            .wasInterrupted();
+    if (present && failed(runPipeline(*nested, root)))
+      signalPassFailure();
+  }
+
+  std::optional<OpPassManager> nested;
+  llvm::StringSet<> namespaces;
+};
+} // namespace
