@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnc/Transforms/Passes.h"
+#include "nnc/Utils/LoopUtils.h"
 #include "nnc/Utils/SymbolUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -160,15 +161,6 @@ void declareUses(ModuleOp part, SymbolTable &whole) {
   });
 }
 
-/// Whether no op in `op` (a function) holds a region.
-bool isStraightLine(Operation *op) {
-  return !op->walk([&](Operation *nested) {
-              return nested != op && nested->getNumRegions()
-                         ? WalkResult::interrupt()
-                         : WalkResult::advance();
-            }).wasInterrupted();
-}
-
 /// Deals `functions` into at most `numParts` groups of about equal sizes:
 /// the heaviest first, each into the lightest group.
 SmallVector<Group>
@@ -212,7 +204,8 @@ struct NestFunctionPartsPass
     for (Operation &op : *module.getBody()) {
       if (!isa<func::FuncOp>(op) && (splittable || isa<ModuleOp>(op)))
         continue;
-      unsigned straight = numParts > 1 && isStraightLine(&op);
+      auto f = dyn_cast<func::FuncOp>(op);
+      unsigned straight = numParts > 1 && f && nnc::isStraightLine(f.getBody());
       functions[straight].push_back({numOps(&op), &op});
       sizes[straight] += functions[straight].back().first;
     }

@@ -25,3 +25,10 @@ void nnc::sequentialize(RewriterBase &rewriter, scf::ParallelOp op) {
                              rewriter.getInsertionPoint(), ivs);
   rewriter.eraseOp(op);
 }
+
+bool nnc::isStraightLine(mlir::Region &body) {
+  return body.empty() || (body.hasOneBlock() &&
+                          llvm::all_of(body.front(), [](mlir::Operation &op) {
+                            return op.getNumRegions() == 0;
+                          }));
+}

@@ -1,6 +1,7 @@
 //===- LoopUtils.h - loop rewrites shared by nnc's passes -------*- C++ -*-===//
 //
-// Part of nnc. Used by the CPU code generation and convert-linalg-to-gpu.
+// Part of nnc. Used by the CPU code generation, convert-linalg-to-gpu and
+// nnc-nest-function-parts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,10 @@ namespace nnc {
 /// Replaces `op` (without reductions) by an scf.for nest over the same
 /// iterations, outermost dimension first.
 void sequentialize(mlir::RewriterBase &rewriter, mlir::scf::ParallelOp op);
+
+/// Whether `body` (a function's) runs without loops or branches: it is
+/// empty (a declaration), or one block none of whose ops holds a region.
+bool isStraightLine(mlir::Region &body);
 
 } // namespace nnc
 

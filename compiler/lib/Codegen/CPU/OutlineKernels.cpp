@@ -8,6 +8,7 @@
 
 #include "nnc/Codegen/CPU/Passes.h"
 #include "nnc/Transforms/Passes.h"
+#include "nnc/Utils/LoopUtils.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -160,11 +161,7 @@ void outline(Operation *op, StringRef name, OpBuilder &moduleBuilder,
 /// LLVM's SelectionDAG and schedulers take seconds over, while its run time
 /// is nothing beside the kernels'.
 void markSequencer(func::FuncOp f) {
-  bool straightLine = f.getBody().hasOneBlock() &&
-                      llvm::all_of(f.getBody().getOps(), [](Operation &op) {
-                        return op.getNumRegions() == 0;
-                      });
-  if (!straightLine)
+  if (!nnc::isStraightLine(f.getBody()))
     return;
   Builder b(f.getContext());
   f->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noinline"),
