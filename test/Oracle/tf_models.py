@@ -108,6 +108,13 @@ def grad_wide(p, x, y):
         _dense(p, "d", v.reshape(x.shape[0], -1)), y)
 
 
+def grad_packed(p, x, y):
+    v = x
+    for name in ("h1", "h2", "h3"):
+        v = _dense(p, name, v, "tanh")
+    return T.sparse_softmax_cross_entropy(_dense(p, "p", v), y)
+
+
 def resnet_padding(kernel):
     """tf_cnn_benchmarks' SAME_RESNET above stride 1 as explicit (top,
     bottom, left, right): k - 1 rows and columns, half before (rounded
@@ -193,7 +200,7 @@ LOSSES = {
                                                              y),
     "grad_cnn": grad_cnn, "grad_mlp": grad_mlp, "grad_misc": grad_misc,
     "grad_train": grad_train, "grad_strided": grad_strided,
-    "grad_wide": grad_wide,
+    "grad_wide": grad_wide, "grad_packed": grad_packed,
 }
 
 

@@ -12,13 +12,46 @@ using namespace mlir;
 using namespace nnc::cpu;
 using namespace nnc::cpu::emit;
 
+/// Transposes the square block `rows` (row i, lane j) in place: row j,
+/// lane i. Each of the log2(lanes) stages swaps the off-diagonal quarters
+/// of every 2b x 2b sub-block with one two-source shuffle per row (a
+/// single permute on AVX-512, one or two on AVX2).
+static void transposeSquare(OpBuilder &b, Location loc,
+                            MutableArrayRef<Value> rows) {
+  int64_t lanes = rows.size();
+  for (int64_t half = lanes / 2; half >= 1; half /= 2) {
+    SmallVector<int64_t> low, high;
+    for (int64_t j = 0; j < lanes; ++j) {
+      bool upper = j & half;
+      low.push_back(upper ? lanes + j - half : j);
+      high.push_back(upper ? lanes + j : j + half);
+    }
+    for (int64_t i = 0; i < lanes; ++i) {
+      if (i & half)
+        continue;
+      Value x = rows[i], y = rows[i + half];
+      rows[i] = vector::ShuffleOp::create(b, loc, x, y, low);
+      rows[i + half] = vector::ShuffleOp::create(b, loc, x, y, high);
+    }
+  }
+}
+
 /// Copies B into nr-wide panels: [N/nr][K][nr], K in the kernel's
 /// order, zeros past N. Returns the buffer.
+/// - B with unit stride along N: a vector of each panel row at a time.
+/// - B with unit stride along the innermost K dimension (a dense layer's
+///   W^T, dY * W^T): square blocks of `lanes` columns by `lanes` k's, a
+///   vector along k from each column, transposed in registers into a
+///   vector of the panel row per k; the K iterations that blocks leave
+///   over, and any other B, an element at a time.
 Value Emitter::packB() {
   int64_t k = c.k(), panels = (c.n() + p.nr - 1) / p.nr, n = c.n();
   auto type = MemRefType::get({panels * p.nr * k}, f32);
   Value packed = memref::AllocOp::create(b, loc, type, b.getI64IntegerAttr(64));
   bool unitN = c.b.coef[c.nDim] == 1;
+  unsigned innerK = c.kDims.back();
+  bool blocks = !unitN && c.b.coef[innerK] == 1 && c.sizes[innerK] >= p.lanes &&
+                llvm::isPowerOf2_64(p.lanes);
   SmallVector<OpFoldResult> ubs = {b.getIndexAttr(panels)};
   scf::ForallOp::create(
       b, loc, ubs, ValueRange{}, std::nullopt,
@@ -26,19 +59,20 @@ Value Emitter::packB() {
         Value n0 = mul(ivs[0], p.nr);
         Value width = arith::SubIOp::create(b, loc, idx(n), n0);
         Value panel = mul(ivs[0], p.nr * k);
-        std::function<void(unsigned, Value, Value)> nest = [&](unsigned level,
-                                                               Value src,
-                                                               Value kLin) {
-          if (level < c.kDims.size()) {
-            unsigned d = c.kDims[level];
-            auto loop =
-                scf::ForOp::create(b, loc, idx(0), idx(c.sizes[d]), idx(1));
-            OpBuilder::InsertionGuard guard(b);
-            b.setInsertionPointToStart(loop.getBody());
-            Value i = loop.getInductionVar();
-            return nest(level + 1, add(src, mul(i, c.b.coef[d])),
-                        add(mul(kLin, c.sizes[d]), i));
+        Value zero =
+            arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0.0f));
+        // Column l of the panel: its offset in B (clamped to the last
+        // column) and, where the panel may run past N, whether it is in B.
+        SmallVector<Value> colOffset, inB;
+        if (blocks)
+          for (int64_t l = 0; l < p.nr; ++l) {
+            Value col = add(n0, idx(l));
+            colOffset.push_back(colAddress(c.b, minI(col, idx(n - 1))));
+            inB.push_back(n % p.nr ? lt(col, idx(n)) : Value());
           }
+        // The panel row of the K iteration at B offset `src`, linear
+        // index `kLin`, an element at a time.
+        auto elements = [&](Value src, Value kLin) {
           Value dst = add(panel, mul(kLin, p.nr));
           if (unitN) {
             for (int64_t v = 0; v < p.nr / p.lanes; ++v) {
@@ -50,8 +84,6 @@ Value Emitter::packB() {
             }
             return;
           }
-          Value zero =
-              arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0.0f));
           for (int64_t l = 0; l < p.nr; ++l) {
             Value col = add(n0, idx(l));
             Value clamped = minI(col, idx(n - 1));
@@ -62,6 +94,56 @@ Value Emitter::packB() {
             memref::StoreOp::create(b, loc, value, packed, add(dst, idx(l)));
           }
         };
+        // The panel rows of `lanes` K iterations from B offset `src`,
+        // linear index `kLin`, through square blocks.
+        auto block = [&](Value src, Value kLin) {
+          Value dst = add(panel, mul(kLin, p.nr));
+          Value zeros = arith::ConstantOp::create(
+              b, loc, vec, DenseElementsAttr::get(vec, 0.0f));
+          for (int64_t v = 0; v < p.nr / p.lanes; ++v) {
+            SmallVector<Value> rows;
+            for (int64_t l = v * p.lanes; l < (v + 1) * p.lanes; ++l) {
+              Value row = loadVec(bFlat, add(src, colOffset[l]), Value());
+              if (inB[l])
+                row = arith::SelectOp::create(b, loc, inB[l], row, zeros);
+              rows.push_back(row);
+            }
+            transposeSquare(b, loc, rows);
+            for (int64_t j = 0; j < p.lanes; ++j)
+              storeVec(rows[j], packed, add(dst, idx(j * p.nr + v * p.lanes)),
+                       Value());
+          }
+        };
+        auto loop = [&](int64_t from, int64_t to, int64_t step) {
+          auto forOp =
+              scf::ForOp::create(b, loc, idx(from), idx(to), idx(step));
+          b.setInsertionPointToStart(forOp.getBody());
+          return forOp.getInductionVar();
+        };
+        std::function<void(unsigned, Value, Value)> nest =
+            [&](unsigned level, Value src, Value kLin) {
+              if (level == c.kDims.size())
+                return elements(src, kLin);
+              OpBuilder::InsertionGuard guard(b);
+              unsigned d = c.kDims[level];
+              int64_t size = c.sizes[d];
+              Value outer = mul(kLin, size);
+              if (!blocks || level + 1 < c.kDims.size()) {
+                Value i = loop(0, size, 1);
+                return nest(level + 1, add(src, mul(i, c.b.coef[d])),
+                            add(outer, i));
+              }
+              int64_t whole = size / p.lanes * p.lanes;
+              {
+                OpBuilder::InsertionGuard inner(b);
+                Value i = loop(0, whole, p.lanes);
+                block(add(src, i), add(outer, i));
+              }
+              if (whole < size) {
+                Value i = loop(whole, size, 1);
+                elements(add(src, i), add(outer, i));
+              }
+            };
         nest(0, idx(c.b.offset), idx(0));
         scf::InParallelOp::create(b, loc);
       });
