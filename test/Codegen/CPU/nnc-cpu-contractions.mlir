@@ -590,26 +590,33 @@ func.func @odd_k(%a: memref<999x301xf32>, %b: memref<301x256xf32>, %c: memref<99
 // -----
 
 // B transposed and packed (the input gradient of a dense layer over 600
-// rows, dY * W^T: B's rows run along K): square blocks of a vector's width
-// in columns and in k, a vector along k from each column, transposed by
-// shuffles (log2(lanes) stages) into a vector of the panel row per k. The
-// 4 iterations past K's last whole block go an element at a time; the
+// rows, dY * W^T: B's rows run along K): a vector's width of the panel's
+// columns at a time (a loop, not unrolled), their K in square blocks of as
+// many k's, a vector along k from each column, transposed by shuffles
+// (log2(lanes) stages) into a vector of the panel row per k. The 4
+// iterations past K's last whole block go an element at a time; the
 // columns past N's 40 are zeros.
 // CHECK-LABEL: func.func @packed_transposed
 // CHECK: memref.alloc() {alignment = 64 : i64} : memref<4800xf32>
 // CHECK: scf.forall ({{.*}}) in (3)
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c2{{[_0-9]*}} step %c1
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c96{{[_0-9]*}} step %c8
 // CHECK-COUNT-8: vector.load {{.*}} : memref<4000xf32>, vector<8xf32>
 // CHECK-COUNT-24: vector.shuffle {{.*}} : vector<8xf32>, vector<8xf32>
 // CHECK-COUNT-8: vector.store {{.*}} : memref<4800xf32>, vector<8xf32>
+// CHECK-NOT: vector.shuffle
 // CHECK: scf.for %{{.*}} = %c96{{[_0-9]*}} to %c100{{[_0-9]*}} step %c1
-// CHECK-COUNT-16: memref.store {{.*}} : memref<4800xf32>
+// CHECK-COUNT-8: memref.store {{.*}} : memref<4800xf32>
+// CHECK-NOT: memref.store {{.*}} : memref<4800xf32>
+// CHECK: scf.forall
 // AVX512-LABEL: func.func @packed_transposed
 // AVX512: memref.alloc() {alignment = 64 : i64} : memref<4800xf32>
+// AVX512: scf.for %{{.*}} = %{{.*}} to %c3{{[_0-9]*}} step %c1
 // AVX512: scf.for %{{.*}} = %{{.*}} to %c96{{[_0-9]*}} step %c16
 // AVX512-COUNT-16: vector.load {{.*}} : memref<4000xf32>, vector<16xf32>
 // AVX512-COUNT-64: vector.shuffle {{.*}} : vector<16xf32>, vector<16xf32>
 // AVX512-COUNT-16: vector.store {{.*}} : memref<4800xf32>, vector<16xf32>
+// AVX512-NOT: vector.shuffle
 #a = affine_map<(m, n, k) -> (m, k)>
 #bt = affine_map<(m, n, k) -> (n, k)>
 #c = affine_map<(m, n, k) -> (m, n)>

@@ -40,10 +40,12 @@ static void transposeSquare(OpBuilder &b, Location loc,
 /// order, zeros past N. Returns the buffer.
 /// - B with unit stride along N: a vector of each panel row at a time.
 /// - B with unit stride along the innermost K dimension (a dense layer's
-///   W^T, dY * W^T): square blocks of `lanes` columns by `lanes` k's, a
-///   vector along k from each column, transposed in registers into a
-///   vector of the panel row per k; the K iterations that blocks leave
-///   over, and any other B, an element at a time.
+///   W^T, dY * W^T): a vector's width of the panel's columns at a time (a
+///   loop over them, not unrolled: a dense layer's panel is four), and
+///   their K in square blocks of `lanes` k's, a vector along k from each
+///   column transposed in registers into a vector of the panel row per k;
+///   the K iterations that blocks leave over an element at a time.
+/// - Any other B an element at a time.
 Value Emitter::packB() {
   int64_t k = c.k(), panels = (c.n() + p.nr - 1) / p.nr, n = c.n();
   auto type = MemRefType::get({panels * p.nr * k}, f32);
@@ -56,22 +58,34 @@ Value Emitter::packB() {
   scf::ForallOp::create(
       b, loc, ubs, ValueRange{}, std::nullopt,
       [&](OpBuilder &, Location, ValueRange ivs) {
+        auto loop = [&](int64_t from, int64_t to, int64_t step) {
+          auto forOp =
+              scf::ForOp::create(b, loc, idx(from), idx(to), idx(step));
+          b.setInsertionPointToStart(forOp.getBody());
+          return forOp.getInductionVar();
+        };
         Value n0 = mul(ivs[0], p.nr);
         Value width = arith::SubIOp::create(b, loc, idx(n), n0);
         Value panel = mul(ivs[0], p.nr * k);
         Value zero =
             arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0.0f));
-        // Column l of the panel: its offset in B (clamped to the last
-        // column) and, where the panel may run past N, whether it is in B.
+        // With blocks, the panel's columns from n0 + `first` (a vector's
+        // width of them, each loop iteration): their offsets in B
+        // (clamped to the last column) and, where the panel may run past
+        // N, whether they are in B.
+        Value first = idx(0);
         SmallVector<Value> colOffset, inB;
-        if (blocks)
-          for (int64_t l = 0; l < p.nr; ++l) {
-            Value col = add(n0, idx(l));
+        if (blocks) {
+          first = mul(loop(0, p.nr / p.lanes, 1), p.lanes);
+          for (int64_t l = 0; l < p.lanes; ++l) {
+            Value col = add(add(n0, first), idx(l));
             colOffset.push_back(colAddress(c.b, minI(col, idx(n - 1))));
             inB.push_back(n % p.nr ? lt(col, idx(n)) : Value());
           }
+        }
         // The panel row of the K iteration at B offset `src`, linear
-        // index `kLin`, an element at a time.
+        // index `kLin`, an element at a time (with blocks, the row's
+        // columns from `first`).
         auto elements = [&](Value src, Value kLin) {
           Value dst = add(panel, mul(kLin, p.nr));
           if (unitN) {
@@ -81,6 +95,17 @@ Value Emitter::packB() {
                                 ? loadVec(bFlat, from, Value())
                                 : loadVec(bFlat, from, mask(width, v));
               storeVec(value, packed, add(dst, idx(v * p.lanes)), Value());
+            }
+            return;
+          }
+          if (blocks) {
+            dst = add(dst, first);
+            for (int64_t l = 0; l < p.lanes; ++l) {
+              Value value =
+                  memref::LoadOp::create(b, loc, bFlat, add(src, colOffset[l]));
+              if (inB[l])
+                value = arith::SelectOp::create(b, loc, inB[l], value, zero);
+              memref::StoreOp::create(b, loc, value, packed, add(dst, idx(l)));
             }
             return;
           }
@@ -94,31 +119,23 @@ Value Emitter::packB() {
             memref::StoreOp::create(b, loc, value, packed, add(dst, idx(l)));
           }
         };
-        // The panel rows of `lanes` K iterations from B offset `src`,
-        // linear index `kLin`, through square blocks.
+        // The rows of the panel's columns from `first` for `lanes` K
+        // iterations from B offset `src`, linear index `kLin`: one square
+        // block.
         auto block = [&](Value src, Value kLin) {
-          Value dst = add(panel, mul(kLin, p.nr));
+          Value dst = add(add(panel, mul(kLin, p.nr)), first);
           Value zeros = arith::ConstantOp::create(
               b, loc, vec, DenseElementsAttr::get(vec, 0.0f));
-          for (int64_t v = 0; v < p.nr / p.lanes; ++v) {
-            SmallVector<Value> rows;
-            for (int64_t l = v * p.lanes; l < (v + 1) * p.lanes; ++l) {
-              Value row = loadVec(bFlat, add(src, colOffset[l]), Value());
-              if (inB[l])
-                row = arith::SelectOp::create(b, loc, inB[l], row, zeros);
-              rows.push_back(row);
-            }
-            transposeSquare(b, loc, rows);
-            for (int64_t j = 0; j < p.lanes; ++j)
-              storeVec(rows[j], packed, add(dst, idx(j * p.nr + v * p.lanes)),
-                       Value());
+          SmallVector<Value> rows;
+          for (int64_t l = 0; l < p.lanes; ++l) {
+            Value row = loadVec(bFlat, add(src, colOffset[l]), Value());
+            if (inB[l])
+              row = arith::SelectOp::create(b, loc, inB[l], row, zeros);
+            rows.push_back(row);
           }
-        };
-        auto loop = [&](int64_t from, int64_t to, int64_t step) {
-          auto forOp =
-              scf::ForOp::create(b, loc, idx(from), idx(to), idx(step));
-          b.setInsertionPointToStart(forOp.getBody());
-          return forOp.getInductionVar();
+          transposeSquare(b, loc, rows);
+          for (int64_t j = 0; j < p.lanes; ++j)
+            storeVec(rows[j], packed, add(dst, idx(j * p.nr)), Value());
         };
         std::function<void(unsigned, Value, Value)> nest =
             [&](unsigned level, Value src, Value kLin) {
@@ -145,6 +162,8 @@ Value Emitter::packB() {
               }
             };
         nest(0, idx(c.b.offset), idx(0));
+        // The forall's terminator, after the loop over vectors.
+        b.setInsertionPointToEnd(ivs[0].getParentBlock());
         scf::InParallelOp::create(b, loc);
       });
   // The kernel's view: K dimension d steps nr times the K iterations
