@@ -69,18 +69,21 @@ Value Emitter::packB() {
         Value panel = mul(ivs[0], p.nr * k);
         Value zero =
             arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0.0f));
-        // With blocks, the panel's columns from n0 + `first` (a vector's
-        // width of them, each loop iteration): their offsets in B
-        // (clamped to the last column) and, where the panel may run past
-        // N, whether they are in B.
+        // Column `col`'s offset in B, clamped to the last column.
+        auto colOffset = [&](Value col) {
+          return colAddress(c.b, minI(col, idx(n - 1)));
+        };
+        // With blocks, the columns from n0 + `first`, a vector's width of
+        // them each iteration of a loop over the panel: their offsets and,
+        // where the panel may run past N, whether they are in B.
         Value first = idx(0);
-        SmallVector<Value> colOffset, inB;
+        SmallVector<Value> blockOffsets, blockInB;
         if (blocks) {
           first = mul(loop(0, p.nr / p.lanes, 1), p.lanes);
           for (int64_t l = 0; l < p.lanes; ++l) {
             Value col = add(add(n0, first), idx(l));
-            colOffset.push_back(colAddress(c.b, minI(col, idx(n - 1))));
-            inB.push_back(n % p.nr ? lt(col, idx(n)) : Value());
+            blockOffsets.push_back(colOffset(col));
+            blockInB.push_back(n % p.nr ? lt(col, idx(n)) : Value());
           }
         }
         // The panel row of the K iteration at B offset `src`, linear
@@ -98,24 +101,16 @@ Value Emitter::packB() {
             }
             return;
           }
-          if (blocks) {
+          if (blocks)
             dst = add(dst, first);
-            for (int64_t l = 0; l < p.lanes; ++l) {
-              Value value =
-                  memref::LoadOp::create(b, loc, bFlat, add(src, colOffset[l]));
-              if (inB[l])
-                value = arith::SelectOp::create(b, loc, inB[l], value, zero);
-              memref::StoreOp::create(b, loc, value, packed, add(dst, idx(l)));
-            }
-            return;
-          }
-          for (int64_t l = 0; l < p.nr; ++l) {
-            Value col = add(n0, idx(l));
-            Value clamped = minI(col, idx(n - 1));
+          for (int64_t l = 0; l < (blocks ? p.lanes : p.nr); ++l) {
+            Value col = blocks ? Value() : add(n0, idx(l));
             Value value = memref::LoadOp::create(
-                b, loc, bFlat, add(src, colAddress(c.b, clamped)));
-            value =
-                arith::SelectOp::create(b, loc, lt(col, idx(n)), value, zero);
+                b, loc, bFlat,
+                add(src, blocks ? blockOffsets[l] : colOffset(col)));
+            Value inB = blocks ? blockInB[l] : lt(col, idx(n));
+            if (inB)
+              value = arith::SelectOp::create(b, loc, inB, value, zero);
             memref::StoreOp::create(b, loc, value, packed, add(dst, idx(l)));
           }
         };
@@ -128,9 +123,9 @@ Value Emitter::packB() {
               b, loc, vec, DenseElementsAttr::get(vec, 0.0f));
           SmallVector<Value> rows;
           for (int64_t l = 0; l < p.lanes; ++l) {
-            Value row = loadVec(bFlat, add(src, colOffset[l]), Value());
-            if (inB[l])
-              row = arith::SelectOp::create(b, loc, inB[l], row, zeros);
+            Value row = loadVec(bFlat, add(src, blockOffsets[l]), Value());
+            if (blockInB[l])
+              row = arith::SelectOp::create(b, loc, blockInB[l], row, zeros);
             rows.push_back(row);
           }
           transposeSquare(b, loc, rows);
