@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 
@@ -68,19 +69,30 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   pm.addNestedPass<func::FuncOp>(createGenericFillsPass());
   pm.addPass(createOutlineKernelsPass());
   // Everything else: threads over the outer loops, vectors along the
-  // innermost dimension.
-  VectorizePassOptions vectorize;
-  vectorize.vectorBits = tuning.vectorBits;
-  pm.addNestedPass<func::FuncOp>(createVectorizePass(vectorize));
-  addUpstream(pm, "func.func(scf-forall-to-parallel)");
-  // Other loops: parallel over the outer parallel dimensions, the output's
-  // last dimension innermost for LLVM's vectoriser. These passes rewrite
-  // inside one function at a time, so they run on every function in
-  // parallel (as a module pass, the conversion to loops alone took 0.16 s
-  // of AlexNet's compilation).
-  pm.addNestedPass<func::FuncOp>(createVectorizableLoopOrderPass());
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
-  pm.addNestedPass<func::FuncOp>(createSequentialInnerParallelLoopsPass());
+  // innermost dimension. Other loops: parallel over the outer parallel
+  // dimensions, the output's last dimension innermost for LLVM's
+  // vectoriser. These passes rewrite inside one function at a time, so they
+  // run on every function in parallel (as a module pass, the conversion to
+  // loops alone took 0.16 s of AlexNet's compilation), and only on the
+  // kernels: once they are out, an entry point holds calls, buffers and
+  // views, thousands of them in ResNet-50's training step, which each of
+  // these passes walked for nothing.
+  // Math ops (rsqrt, powf, floor) are expanded while the kernels are still
+  // whole vectors: after the full unroll below, the rewrite visited every op
+  // of the unrolled kernels (0.59 s of ResNet-50's compile, against 0.18).
+  OpPassManager &loops = pm.nest<func::FuncOp>();
+  addWherePresent(
+      loops, "linalg,scf,vector,math",
+      llvm::formatv("func.func(nnc-cpu-vectorize{{vector-bits={0}},"
+                    "scf-forall-to-parallel,nnc-cpu-vectorizable-loop-order,"
+                    "convert-linalg-to-parallel-loops,"
+                    "nnc-cpu-sequential-inner-parallel-loops,math-expand-ops)",
+                    tuning.vectorBits)
+          .str());
+  // The entry points' views fold here (a dimension of a static buffer).
+  loops.addPass(createCanonicalizerPass());
+  addWherePresent(loops, "vector",
+                  "func.func(convert-vector-to-scf{full-unroll=true})");
   // Upstream passes, in the order the lowering needs: alloca scopes that
   // scf-to-openmp creates are lowered with the memrefs, before scf-to-cf
   // splits their regions.
@@ -91,11 +103,6 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   // only rewrite inside a function run on every function in parallel
   // (func.func(...)); those that add module-level symbols run on parts of
   // the module (below).
-  // Math ops (rsqrt, powf, floor) are expanded while the kernels are still
-  // whole vectors: after the full unroll below, the rewrite visited every op
-  // of the unrolled kernels (0.59 s of ResNet-50's compile, against 0.18).
-  addUpstream(pm, "func.func(math-expand-ops,canonicalize,"
-                  "convert-vector-to-scf{full-unroll=true})");
   // The conversions below are module passes (they declare functions and
   // globals at the top), though each converts one function at a time:
   // they run on parts of the module of about equal sizes, in parallel
