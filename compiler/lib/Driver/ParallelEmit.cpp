@@ -106,11 +106,11 @@ void exportSymbol(mlir::Operation *symbol) {
     externalize(global);
 }
 
-/// Declares in `part` every symbol its functions use that another part
-/// defines: a function without its body, a global without its value.
-void declareUses(mlir::ModuleOp part, mlir::SymbolTable &whole) {
+/// Declares in `part` the symbols of `uses`, which another part defines: a
+/// function without its body, a global without its value.
+void declareUses(mlir::ModuleOp part, ArrayRef<mlir::Operation *> uses) {
   mlir::OpBuilder builder = mlir::OpBuilder::atBlockBegin(part.getBody());
-  nnc::forEachForeignSymbol(part, whole, [&](mlir::Operation *symbol) {
+  for (mlir::Operation *symbol : uses) {
     exportSymbol(symbol);
     mlir::Operation *decl = builder.cloneWithoutRegions(*symbol);
     if (auto f = dyn_cast<LLVMFuncOp>(decl))
@@ -119,7 +119,7 @@ void declareUses(mlir::ModuleOp part, mlir::SymbolTable &whole) {
       global.removeValueAttr();
       global.setLinkage(mlir::LLVM::Linkage::External);
     }
-  });
+  }
 }
 
 /// Splits the functions of `whole` into `numParts` parts: the sequencers
@@ -163,8 +163,13 @@ std::vector<mlir::OwningOpRef<mlir::ModuleOp>> split(mlir::ModuleOp whole,
   mlir::SymbolTable table(whole);
   for (auto [op, i] : moves)
     op->moveBefore(parts[i]->getBody(), parts[i]->getBody()->end());
+  SmallVector<mlir::ModuleOp> modules;
   for (mlir::OwningOpRef<mlir::ModuleOp> &part : parts)
-    declareUses(*part, table);
+    modules.push_back(*part);
+  std::vector<SmallVector<mlir::Operation *>> uses =
+      nnc::foreignSymbols(modules, table);
+  for (size_t i = 0; i < parts.size(); ++i)
+    declareUses(*parts[i], uses[i]);
   return parts;
 }
 

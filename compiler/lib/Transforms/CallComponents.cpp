@@ -144,21 +144,21 @@ struct NestCallComponentsPass
   }
 };
 
-/// Declares in `part` every symbol of `whole` that its ops use and that it
-/// does not hold: a function as a private declaration (without a C
-/// interface, which would give it a body), anything else whole.
-void declareUses(ModuleOp part, SymbolTable &whole) {
+/// Declares in `part` the symbols of `uses`, which it does not hold: a
+/// function as a private declaration (without a C interface, which would
+/// give it a body), anything else whole.
+void declareUses(ModuleOp part, ArrayRef<Operation *> uses) {
   OpBuilder b = OpBuilder::atBlockBegin(part.getBody());
-  nnc::forEachForeignSymbol(part, whole, [&](Operation *symbol) {
+  for (Operation *symbol : uses) {
     auto f = dyn_cast<func::FuncOp>(symbol);
     if (!f) {
       b.clone(*symbol)->setAttr(kCopyAttr, b.getUnitAttr());
-      return;
+      continue;
     }
     auto decl = cast<func::FuncOp>(b.cloneWithoutRegions(*f));
     decl.setPrivate();
     decl->removeAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName());
-  });
+  }
 }
 
 /// Deals `functions` into at most `numParts` groups of about equal sizes:
@@ -228,8 +228,11 @@ struct NestFunctionPartsPass
         return index[x] < index[y];
       });
     SymbolTable whole(module);
-    for (ModuleOp part : nestGroups(module, std::move(groups)))
-      declareUses(part, whole);
+    SmallVector<ModuleOp> parts = nestGroups(module, std::move(groups));
+    std::vector<SmallVector<Operation *>> uses =
+        nnc::foreignSymbols(parts, whole);
+    for (auto [part, partUses] : llvm::zip_equal(parts, uses))
+      declareUses(part, partUses);
   }
 };
 

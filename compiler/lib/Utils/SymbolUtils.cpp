@@ -6,21 +6,22 @@
 
 #include "nnc/Utils/SymbolUtils.h"
 
+#include "mlir/IR/Threading.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 
-void nnc::forEachForeignSymbol(ModuleOp part, SymbolTable &whole,
-                               llvm::function_ref<void(Operation *)> use) {
+/// The foreign symbols of one part (nnc::foreignSymbols).
+static SmallVector<Operation *> foreignSymbolsOf(ModuleOp part,
+                                                 SymbolTable &whole) {
   llvm::StringSet<> seen;
   for (Operation &op : *part.getBody())
     if (auto name =
             op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
       seen.insert(name.getValue());
-  SmallVector<Operation *> ops = llvm::to_vector(
-      llvm::make_pointer_range(part.getBody()->getOperations()));
-  for (Operation *op : ops) {
-    std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(op);
+  SmallVector<Operation *> symbols;
+  for (Operation &op : *part.getBody()) {
+    std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(&op);
     if (!uses)
       continue;
     for (const SymbolTable::SymbolUse &symbolUse : *uses) {
@@ -28,7 +29,17 @@ void nnc::forEachForeignSymbol(ModuleOp part, SymbolTable &whole,
       if (!seen.insert(name.getValue()).second)
         continue;
       if (Operation *symbol = whole.lookup(name))
-        use(symbol);
+        symbols.push_back(symbol);
     }
   }
+  return symbols;
+}
+
+std::vector<SmallVector<Operation *>>
+nnc::foreignSymbols(ArrayRef<ModuleOp> parts, SymbolTable &whole) {
+  std::vector<SmallVector<Operation *>> symbols(parts.size());
+  parallelFor(whole.getOp()->getContext(), 0, parts.size(), [&](size_t i) {
+    symbols[i] = foreignSymbolsOf(parts[i], whole);
+  });
+  return symbols;
 }
