@@ -53,12 +53,23 @@ bool passableAsPointer(Type type) {
   return !memref || LLVMTypeConverter::canConvertToBarePtr(memref);
 }
 
+/// A kernel and its hash, computed once: the set of kernels rehashes its
+/// keys as it grows, and compares a new kernel with each one its probe
+/// meets.
+struct Kernel {
+  func::FuncOp func;
+  unsigned hash;
+};
+
 /// Kernels compared by what they compute: the same type and attributes but
 /// the name, and bodies that are the same up to value names and locations.
-struct KernelEquivalence : DenseMapInfo<func::FuncOp> {
-  static unsigned getHashValue(func::FuncOp f) {
-    if (f == getEmptyKey() || f == getTombstoneKey())
-      return DenseMapInfo<func::FuncOp>::getHashValue(f);
+struct KernelEquivalence {
+  using FuncInfo = DenseMapInfo<func::FuncOp>;
+  static Kernel getEmptyKey() { return {FuncInfo::getEmptyKey(), 0}; }
+  static Kernel getTombstoneKey() { return {FuncInfo::getTombstoneKey(), 0}; }
+  static unsigned getHashValue(const Kernel &k) { return k.hash; }
+
+  static Kernel of(func::FuncOp f) {
     // The attributes include the function type.
     llvm::hash_code hash = {};
     for (NamedAttribute attr : f->getAttrs())
@@ -71,22 +82,26 @@ struct KernelEquivalence : DenseMapInfo<func::FuncOp> {
                                     OperationEquivalence::ignoreHashValue,
                                     OperationEquivalence::IgnoreLocations));
     });
-    return hash;
+    return {f, static_cast<unsigned>(hash)};
   }
-  static bool isEqual(func::FuncOp x, func::FuncOp y) {
-    if (x == y)
+
+  // By value: a FuncOp's accessors are not const.
+  static bool isEqual(Kernel x, Kernel y) {
+    if (x.func == y.func)
       return true;
-    if (x == getEmptyKey() || x == getTombstoneKey() || y == getEmptyKey() ||
-        y == getTombstoneKey())
+    auto isSentinel = [](func::FuncOp f) {
+      return f == FuncInfo::getEmptyKey() || f == FuncInfo::getTombstoneKey();
+    };
+    if (x.hash != y.hash || isSentinel(x.func) || isSentinel(y.func))
       return false;
     auto withoutName = [](func::FuncOp f) {
       NamedAttrList attrs(f->getAttrDictionary());
       attrs.erase(f.getSymNameAttrName());
       return attrs.getDictionary(f.getContext());
     };
-    return withoutName(x) == withoutName(y) &&
+    return withoutName(x.func) == withoutName(y.func) &&
            OperationEquivalence::isRegionEquivalentTo(
-               &x.getBody(), &y.getBody(),
+               &x.func.getBody(), &y.func.getBody(),
                OperationEquivalence::IgnoreLocations);
   }
 };
@@ -99,7 +114,7 @@ struct KernelEquivalence : DenseMapInfo<func::FuncOp> {
 /// module replaces a symbol (upstream duplicate-function-elimination does
 /// one per duplicate: 0.54 s for ResNet-50's 6,940).
 void outline(Operation *op, StringRef name, OpBuilder &moduleBuilder,
-             DenseSet<func::FuncOp, KernelEquivalence> &kernels) {
+             DenseSet<Kernel, KernelEquivalence> &kernels) {
   llvm::SetVector<Value> captured = capturedValues(op);
   SmallVector<Value> args;
   SmallVector<Operation *> constants;
@@ -148,10 +163,10 @@ void outline(Operation *op, StringRef name, OpBuilder &moduleBuilder,
       if (Value inside = map.lookupOrNull(operand.get()))
         operand.set(inside);
   });
-  auto [existing, inserted] = kernels.insert(func);
+  auto [existing, inserted] = kernels.insert(KernelEquivalence::of(func));
   if (inserted)
     return;
-  call.setCallee(existing->getSymName());
+  call.setCallee(existing->func.getSymName());
   func.erase();
 }
 
@@ -202,7 +217,7 @@ struct OutlineKernelsPass
     ModuleOp module = getOperation();
     OpBuilder moduleBuilder = OpBuilder::atBlockEnd(module.getBody());
     unsigned count = 0;
-    DenseSet<func::FuncOp, KernelEquivalence> kernels;
+    DenseSet<Kernel, KernelEquivalence> kernels;
     SmallVector<func::FuncOp> entries;
     // The model's functions: entry points and the training pass they call.
     for (auto f : module.getOps<func::FuncOp>())
