@@ -84,11 +84,17 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   addWherePresent(
       loops, "linalg,scf,vector,math",
       llvm::formatv("func.func(nnc-cpu-vectorize{{vector-bits={0}},"
-                    "scf-forall-to-parallel,nnc-cpu-vectorizable-loop-order,"
-                    "convert-linalg-to-parallel-loops,"
-                    "nnc-cpu-sequential-inner-parallel-loops,math-expand-ops)",
+                    "scf-forall-to-parallel,nnc-cpu-vectorizable-loop-order)",
                     tuning.vectorBits)
           .str());
+  // These two rewrite through the greedy driver, which visits and folds
+  // every op of a function: only where there is a linalg op left, or a
+  // math op (not in the contraction kernels, thousands of ops each).
+  addWherePresent(loops, "linalg",
+                  "func.func(convert-linalg-to-parallel-loops)");
+  addWherePresent(loops, "scf",
+                  "func.func(nnc-cpu-sequential-inner-parallel-loops)");
+  addWherePresent(loops, "math", "func.func(math-expand-ops)");
   // The entry points' views fold here (a dimension of a static buffer).
   loops.addPass(createCanonicalizerPass());
   addWherePresent(loops, "vector",
