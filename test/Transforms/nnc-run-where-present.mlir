@@ -1,5 +1,6 @@
 // RUN: nnc-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(nnc-run-where-present{dialects=math,vector pipeline="func.func(canonicalize)"}))' | FileCheck %s
 // RUN: nnc-opt %s --pass-pipeline='builtin.module(nnc-run-where-present{dialects=math pipeline="builtin.module(func.func(canonicalize))"})' | FileCheck %s --check-prefix=MODULE
+// RUN: nnc-opt %s --pass-pipeline='builtin.module(func.func(nnc-run-where-present{dialects=math.absf pipeline="func.func(canonicalize)"}))' | FileCheck %s --check-prefix=OPNAME
 // RUN: not nnc-opt %s --pass-pipeline='builtin.module(nnc-run-where-present{dialects=math pipeline="func.func(no-such-pass)"})' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // The pipeline runs on a function that holds an op of one of the dialects,
@@ -17,6 +18,15 @@
 // MODULE-LABEL: func.func @without
 // MODULE-NEXT: arith.constant 2
 // MODULE-NOT: arith.addi
+// An op's full name picks the functions that hold such an op: the one with
+// math.absf, not the one with vector.broadcast.
+// OPNAME-LABEL: func.func @without
+// OPNAME-NEXT: arith.constant 1
+// OPNAME-LABEL: func.func @with_math
+// OPNAME-NEXT: arith.constant 2
+// OPNAME-LABEL: func.func @with_vector
+// OPNAME-NEXT: arith.constant 1
+// OPNAME-NEXT: arith.addi
 // BAD: nnc-run-where-present: invalid pipeline 'func.func(no-such-pass)'
 func.func @without() -> i32 {
   %a = arith.constant 1 : i32

@@ -50,7 +50,8 @@ struct RunWherePresentPass
     bool present =
         root->walk([&](Operation *op) {
               if (op != root &&
-                  namespaces.contains(op->getName().getDialectNamespace()))
+                  (namespaces.contains(op->getName().getDialectNamespace()) ||
+                   namespaces.contains(op->getName().getStringRef())))
                 return WalkResult::interrupt();
               return WalkResult::advance();
             })

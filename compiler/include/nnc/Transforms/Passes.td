@@ -207,20 +207,23 @@ def NestFunctionPartsPass
 
 def RunWherePresentPass : Pass<"nnc-run-where-present"> {
   let summary = "Run a pipeline on an op only if it holds ops of given "
-                "dialects";
+                "dialects or names";
   let description = [{
     Runs `pipeline` (with its anchor, e.g. `func.func(convert-vector-to-llvm)`)
     on the op this pass runs on when an op nested in it belongs to one of
-    `dialects`, and does nothing otherwise. For the conversions to the LLVM
-    dialect: each walks, folds and legalises every op it is given, though it
-    converts the ops of one dialect. A model's entry points (thousands of
+    `dialects` (a dialect's namespace, or an op's full name such as
+    `vector.transfer_read`), and does nothing otherwise. For the
+    conversions to the LLVM dialect: each walks, folds and legalises every
+    op it is given, though it converts the ops of one dialect (or a few
+    ops). A model's entry points (thousands of
     calls, allocations and the descriptors of their buffers) hold no
     vector, math, OpenMP or control-flow op, and a kernel without
     transcendental functions no math op.
   }];
   let options = [
     ListOption<"dialects", "dialects", "std::string",
-               "Dialect namespaces whose ops the pipeline converts">,
+               "Dialect namespaces or op names: the ops the pipeline "
+               "converts">,
     Option<"pipeline", "pipeline", "std::string", /*default=*/"\"\"",
            "The pipeline, anchored on the op this pass runs on">,
   ];

@@ -97,7 +97,8 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   addWherePresent(loops, "math", "func.func(math-expand-ops)");
   // The entry points' views fold here (a dimension of a static buffer).
   loops.addPass(createCanonicalizerPass());
-  addWherePresent(loops, "vector",
+  // Its rewrite is greedy too, and it converts the transfers alone.
+  addWherePresent(loops, "vector.transfer_read,vector.transfer_write",
                   "func.func(convert-vector-to-scf{full-unroll=true})");
   // Upstream passes, in the order the lowering needs: alloca scopes that
   // scf-to-openmp creates are lowered with the memrefs, before scf-to-cf
