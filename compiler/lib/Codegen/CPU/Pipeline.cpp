@@ -87,9 +87,10 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
                     "scf-forall-to-parallel,nnc-cpu-vectorizable-loop-order)",
                     tuning.vectorBits)
           .str());
-  // These two rewrite through the greedy driver, which visits and folds
-  // every op of a function: only where there is a linalg op left, or a
-  // math op (not in the contraction kernels, thousands of ops each).
+  // Linalg to loops and the math expansion rewrite through the greedy
+  // driver, which visits and folds every op of a function: they run only
+  // where a linalg or a math op is left, so never on a contraction kernel
+  // (thousands of vector ops).
   addWherePresent(loops, "linalg",
                   "func.func(convert-linalg-to-parallel-loops)");
   addWherePresent(loops, "scf",
@@ -97,7 +98,8 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   addWherePresent(loops, "math", "func.func(math-expand-ops)");
   // The entry points' views fold here (a dimension of a static buffer).
   loops.addPass(createCanonicalizerPass());
-  // Its rewrite is greedy too, and it converts the transfers alone.
+  // The lowering of the transfers is greedy too, and converts nothing
+  // else: only where there is one.
   addWherePresent(loops, "vector.transfer_read,vector.transfer_write",
                   "func.func(convert-vector-to-scf{full-unroll=true})");
   // Upstream passes, in the order the lowering needs: alloca scopes that
