@@ -77,9 +77,6 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   // kernels: once they are out, an entry point holds calls, buffers and
   // views, thousands of them in ResNet-50's training step, which each of
   // these passes walked for nothing.
-  // Math ops (rsqrt, powf, floor) are expanded while the kernels are still
-  // whole vectors: after the full unroll below, the rewrite visited every op
-  // of the unrolled kernels (0.59 s of ResNet-50's compile, against 0.18).
   OpPassManager &loops = pm.nest<func::FuncOp>();
   addWherePresent(
       loops, "linalg,scf,vector,math",
@@ -95,6 +92,9 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
                   "func.func(convert-linalg-to-parallel-loops)");
   addWherePresent(loops, "scf",
                   "func.func(nnc-cpu-sequential-inner-parallel-loops)");
+  // Math ops (rsqrt, powf, floor) are expanded while the kernels are still
+  // whole vectors: after the full unroll below, the rewrite visited every op
+  // of the unrolled kernels (0.59 s of ResNet-50's compile, against 0.18).
   addWherePresent(loops, "math", "func.func(math-expand-ops)");
   // The entry points' views fold here (a dimension of a static buffer).
   loops.addPass(createCanonicalizerPass());
