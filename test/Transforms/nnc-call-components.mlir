@@ -117,21 +117,21 @@ module attributes {nnc.call_component_order = ["a", "b"], test.case = "made"} {
 
 // -----
 
-// nnc-nest-function-parts: each function whole into the lightest of two
-// parts, the largest first; a part declares what it calls from the other
-// and holds a copy of the global it uses. Flattened, each symbol is back
-// once, where it was.
+// nnc-nest-function-parts: the functions that only call others (@big,
+// @small) and the declarations go into one part, the others (@k, @user,
+// straight lines that call nothing) into the other; a part declares what
+// it calls from the other and holds a copy of the global it uses.
+// Flattened, each symbol is back once, where it was.
 // PARTS: module attributes {nnc.call_component_order = ["big", "table", "k", "ext", "small", "user"], test.case = "parts"} {
 // PARTS-NEXT: llvm.mlir.global external constant @table
 // PARTS-NEXT: module attributes {nnc.call_component, test.case = "parts"} {
 // PARTS-NEXT: func.func private @k(memref<4xf32>) attributes {llvm.bareptr}
-// PARTS-NEXT: func.func private @ext(memref<4xf32>)
 // PARTS-NEXT: func.func @big(
+// PARTS: func.func private @ext(memref<4xf32>)
+// PARTS-NEXT: func.func @small(
 // PARTS: module attributes {nnc.call_component, test.case = "parts"} {
 // PARTS-NEXT: llvm.mlir.global external constant @table("abc") {addr_space = 0 : i32, nnc.call_component_copy}
 // PARTS-NEXT: func.func private @k(%{{.*}}: memref<4xf32>) attributes {llvm.bareptr} {
-// PARTS: func.func private @ext(memref<4xf32>)
-// PARTS-NEXT: func.func @small(
 // PARTS: func.func @user(
 // PARTS-BACK: module attributes {test.case = "parts"} {
 // PARTS-BACK-NEXT: func.func @big(
@@ -174,17 +174,21 @@ module attributes {test.case = "parts"} {
 
 // -----
 
-// Functions with loops and functions without control flow go into
-// separate parts, whatever their sizes (one of each here). Dealt by size
-// alone, @entry would join @small_loop.
-// PARTS-LABEL: module attributes {nnc.call_component_order = ["big_loop", "entry", "small_loop"], test.case = "kinds"} {
+// Functions with loops and functions without control flow that call
+// others go into separate parts, whatever their sizes (one of each here).
+// Dealt by size alone, @entry would join @small_loop. A straight line
+// that calls nothing (@store) goes with the loops.
+// PARTS-LABEL: module attributes {nnc.call_component_order = ["big_loop", "entry", "small_loop", "store"], test.case = "kinds"} {
 // PARTS-NEXT: module attributes {nnc.call_component, test.case = "kinds"} {
 // PARTS-NEXT: func.func @big_loop(
 // PARTS-NOT: module attributes
 // PARTS: func.func @small_loop(
+// PARTS-NOT: module attributes
+// PARTS: func.func @store(
 // PARTS: module attributes {nnc.call_component, test.case = "kinds"} {
 // PARTS-NEXT: func.func private @big_loop(memref<4xf32>)
 // PARTS-NEXT: func.func private @small_loop(memref<4xf32>)
+// PARTS-NEXT: func.func private @store(memref<4xf32>)
 // PARTS-NEXT: func.func @entry(
 module attributes {test.case = "kinds"} {
   func.func @big_loop(%x: memref<4xf32>) {
@@ -202,6 +206,7 @@ module attributes {test.case = "kinds"} {
   func.func @entry(%x: memref<4xf32>) {
     call @big_loop(%x) : (memref<4xf32>) -> ()
     call @small_loop(%x) : (memref<4xf32>) -> ()
+    call @store(%x) : (memref<4xf32>) -> ()
     return
   }
   func.func @small_loop(%x: memref<4xf32>) {
@@ -210,6 +215,12 @@ module attributes {test.case = "kinds"} {
     %c4 = arith.constant 4 : index
     scf.for %i = %c0 to %c4 step %c1 {
     }
+    return
+  }
+  func.func @store(%x: memref<4xf32>) {
+    %c0 = arith.constant 0 : index
+    %f = arith.constant 1.0 : f32
+    memref.store %f, %x[%c0] : memref<4xf32>
     return
   }
 }

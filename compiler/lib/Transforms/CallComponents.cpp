@@ -161,6 +161,16 @@ void declareUses(ModuleOp part, ArrayRef<Operation *> uses) {
   }
 }
 
+/// Whether `f` is a declaration, or a straight line of code that calls
+/// another function.
+bool isSequencer(func::FuncOp f) {
+  if (f.isDeclaration())
+    return true;
+  return nnc::isStraightLine(f.getBody()) &&
+         llvm::any_of(f.getBody().front(),
+                      [](Operation &op) { return isa<func::CallOp>(op); });
+}
+
 /// Deals `functions` into at most `numParts` groups of about equal sizes:
 /// the heaviest first, each into the lightest group.
 SmallVector<Group>
@@ -194,18 +204,19 @@ struct NestFunctionPartsPass
     unsigned numParts = parts ? parts : 4 * getContext().getNumThreads();
     if (!splittable)
       numParts = 1;
-    // Functions without control flow (a model's entry points: calls,
-    // allocations, their buffers' descriptors) and the others go into
-    // separate parts, in proportion to their sizes: the conversions of
-    // loops, vectors and threads then skip the former's parts whole
-    // (nnc-run-where-present).
+    // Functions without control flow that call others (a model's entry
+    // points: calls, allocations, their buffers' views) and the others go
+    // into separate parts, in proportion to their sizes: the conversions
+    // of loops, vectors and threads then skip the former's parts whole
+    // (nnc-run-where-present), and nnc-cpu-lower-entry-points lowers
+    // them. A straight-line kernel (a scalar's store) goes with the loops.
     SmallVector<std::pair<uint64_t, Operation *>> functions[2];
     uint64_t sizes[2] = {0, 0};
     for (Operation &op : *module.getBody()) {
       if (!isa<func::FuncOp>(op) && (splittable || isa<ModuleOp>(op)))
         continue;
       auto f = dyn_cast<func::FuncOp>(op);
-      unsigned straight = numParts > 1 && f && nnc::isStraightLine(f.getBody());
+      unsigned straight = numParts > 1 && f && isSequencer(f);
       functions[straight].push_back({numOps(&op), &op});
       sizes[straight] += functions[straight].back().first;
     }

@@ -118,6 +118,9 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   // (on one thread, ResNet-50's took 1.9 s, against 1.2 s in parts).
   pm.addPass(createNestFunctionPartsPass());
   OpPassManager &parts = pm.nest<ModuleOp>();
+  // The entry points' parts straight to the LLVM dialect, each buffer two
+  // pointers: the conversions below then find nothing left in them.
+  parts.addPass(createLowerEntryPointsPass());
   // Each conversion runs only where there is something for it to convert
   // (nnc-run-where-present): every one of them walks, folds and legalises
   // all the ops it is given. The entry points (thousands of calls,

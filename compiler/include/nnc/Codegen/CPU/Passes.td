@@ -225,6 +225,29 @@ def MathToLibmPass : Pass<"nnc-cpu-math-to-libm", "::mlir::ModuleOp"> {
   ];
 }
 
+def LowerEntryPointsPass
+    : Pass<"nnc-cpu-lower-entry-points", "::mlir::ModuleOp"> {
+  let summary = "Lower straight-line entry points to the LLVM dialect, "
+                "buffers as pointers";
+  let description = [{
+    Runs on one part of the module (nnc-nest-function-parts), before the
+    upstream conversions. When every function defined in the part takes
+    bare pointers (`llvm.bareptr`), returns nothing and holds only
+    allocations and deallocations of static buffers, views of them with
+    static layouts (subviews, casts, reshapes), scalar constants, calls to
+    functions of the part and a return, the part's functions become
+    `llvm.func`s directly, and so do the part's declarations. A buffer is
+    then its two pointers: its layout is known, so each view is its
+    source's pointers, and a call passes the aligned pointer to a callee
+    that takes bare pointers, or the descriptor's fields as constants to
+    one that takes descriptors, as `convert-func-to-llvm` would. Upstream's
+    lowering builds a descriptor for every buffer and view, field by field,
+    and takes it apart at each call: in a training step, thousands of ops
+    for each kernel call. Parts with anything else are left as they are.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def MergeKernelsPass : Pass<"nnc-cpu-merge-kernels", "::mlir::ModuleOp"> {
   let summary = "Merge kernels that differ only in integer constants";
   let description = [{

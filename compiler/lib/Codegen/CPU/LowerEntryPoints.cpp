@@ -1,0 +1,326 @@
+//===- LowerEntryPoints.cpp - the nnc-cpu-lower-entry-points pass ---------===//
+//
+// Part of nnc. Once the kernels are outlined, a model's entry points are
+// straight lines of allocations, views and calls, all with static layouts.
+// Upstream's lowering gives every buffer and view a descriptor built field
+// by field and takes it apart at each call: most of the LLVM dialect of a
+// training step, and a third of the MLIR passes' time on ResNet-50 once
+// the kernels are out. Here a buffer is its two pointers alone, its layout
+// being known from its type, so a view costs nothing and a call passes
+// what the callee takes: the aligned pointer (`llvm.bareptr`), or the
+// descriptor's fields, as `convert-func-to-llvm` passes them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnc/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace nnc::cpu {
+#define GEN_PASS_DEF_LOWERENTRYPOINTSPASS
+#include "nnc/Codegen/CPU/Passes.h.inc"
+} // namespace nnc::cpu
+
+using namespace mlir;
+
+namespace {
+constexpr StringLiteral kBarePtrAttr = "llvm.bareptr";
+
+/// A buffer: its descriptor's two pointers and its static layout.
+struct Buffer {
+  Value allocated, aligned;
+  int64_t offset = 0;
+  SmallVector<int64_t> sizes, strides;
+};
+
+/// Sets `buffer`'s layout to `type`'s; false when any of it is dynamic.
+bool staticLayout(Type type, Buffer &buffer) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !memref.hasStaticShape() || memref.getMemorySpace())
+    return false;
+  int64_t offset;
+  SmallVector<int64_t> strides;
+  if (failed(memref.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return false;
+  buffer.offset = offset;
+  buffer.sizes.assign(memref.getShape().begin(), memref.getShape().end());
+  buffer.strides = std::move(strides);
+  return true;
+}
+
+bool isScalar(Type type) {
+  return type.isIndex() || type.isSignlessInteger() || isa<FloatType>(type);
+}
+
+/// The LLVM dialect's type for scalar `type` (index is 64 bits, as on the
+/// CPU targets' data layouts).
+Type lowerScalar(Type type) {
+  return type.isIndex() ? IntegerType::get(type.getContext(), 64) : type;
+}
+
+/// Appends the arguments that stand for a `type` parameter of a function
+/// that takes bare pointers or not (`bare`), as `convert-func-to-llvm`
+/// lowers it; false when this pass does not lower such a parameter.
+bool appendLowered(Type type, bool bare, SmallVectorImpl<Type> &out) {
+  if (isScalar(type)) {
+    out.push_back(lowerScalar(type));
+    return true;
+  }
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || memref.getMemorySpace())
+    return false;
+  auto ptr = LLVM::LLVMPointerType::get(type.getContext());
+  if (bare) {
+    Buffer layout;
+    out.push_back(ptr);
+    return staticLayout(memref, layout);
+  }
+  auto i64 = IntegerType::get(type.getContext(), 64);
+  out.append({ptr, ptr, i64});
+  out.append(2 * memref.getRank(), i64);
+  return true;
+}
+
+/// Whether `f`'s signature and attributes are ones this pass lowers.
+bool lowerableSignature(func::FuncOp f) {
+  if (f.getNumResults() || f->hasAttr("llvm.emit_c_interface") ||
+      f->hasAttr("llvm.linkage"))
+    return false;
+  if (ArrayAttr attrs = f.getArgAttrsAttr())
+    if (!llvm::all_of(
+            attrs, [](Attribute a) { return cast<DictionaryAttr>(a).empty(); }))
+      return false;
+  bool bare = f->hasAttr(kBarePtrAttr);
+  SmallVector<Type> lowered;
+  return llvm::all_of(f.getArgumentTypes(), [&](Type type) {
+    return appendLowered(type, bare, lowered);
+  });
+}
+
+/// Whether this pass lowers `op`, an op of an entry point's body.
+bool lowerableOp(Operation &op, const DenseSet<StringAttr> &functions) {
+  Buffer layout;
+  return TypeSwitch<Operation *, bool>(&op)
+      .Case([](arith::ConstantOp c) { return isScalar(c.getType()); })
+      .Case([&](memref::AllocOp alloc) {
+        MemRefType type = alloc.getType();
+        Type element = type.getElementType();
+        return type.getLayout().isIdentity() && staticLayout(type, layout) &&
+               (element.isSignlessInteger() || isa<FloatType>(element)) &&
+               element.getIntOrFloatBitWidth() % 8 == 0;
+      })
+      .Case([](memref::DeallocOp) { return true; })
+      .Case<memref::SubViewOp, memref::ReinterpretCastOp,
+            memref::CollapseShapeOp, memref::ExpandShapeOp>(
+          [&](Operation *view) {
+            return staticLayout(view->getResult(0).getType(), layout);
+          })
+      .Case([](memref::CastOp cast) {
+        return isa<MemRefType>(cast.getType()) &&
+               isa<MemRefType>(cast.getSource().getType());
+      })
+      .Case([&](func::CallOp call) {
+        return call.getNumResults() == 0 &&
+               functions.contains(call.getCalleeAttr().getAttr());
+      })
+      .Case([](func::ReturnOp ret) { return ret.getNumOperands() == 0; })
+      .Default([](Operation *) { return false; });
+}
+
+/// Lowers the body of one entry point into its llvm.func.
+class BodyLowering {
+public:
+  BodyLowering(ModuleOp part, LLVM::LLVMFuncOp target,
+               const llvm::StringMap<LLVM::LLVMFuncOp> &lowered)
+      : part(part), lowered(lowered), b(part.getContext()),
+        i64(IntegerType::get(part.getContext(), 64)),
+        ptr(LLVM::LLVMPointerType::get(part.getContext())) {
+    b.setInsertionPointToStart(target.addEntryBlock(b));
+  }
+
+  LogicalResult run(func::FuncOp f) {
+    Block *entry = b.getInsertionBlock();
+    for (auto [arg, pointer] :
+         llvm::zip_equal(f.getArguments(), entry->getArguments())) {
+      if (!isa<MemRefType>(arg.getType())) {
+        scalars.map(arg, pointer);
+        continue;
+      }
+      Buffer &buffer = buffers[arg];
+      staticLayout(arg.getType(), buffer);
+      buffer.allocated = buffer.aligned = pointer;
+    }
+    for (Operation &op : f.getBody().front())
+      if (failed(lower(op)))
+        return failure();
+    return success();
+  }
+
+private:
+  /// An i64 constant, made once: each use comes after the first.
+  Value constant(int64_t value) {
+    Value &c = cache[value];
+    if (!c)
+      c = LLVM::ConstantOp::create(b, part.getLoc(), i64,
+                                   b.getI64IntegerAttr(value));
+    return c;
+  }
+
+  LogicalResult lower(Operation &op) {
+    Location loc = op.getLoc();
+    if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+      Value value;
+      if (c.getType().isIndex())
+        value = constant(cast<IntegerAttr>(c.getValue()).getInt());
+      else
+        value = LLVM::ConstantOp::create(b, loc, c.getType(), c.getValue());
+      scalars.map(c.getResult(), value);
+      return success();
+    }
+    if (auto alloc = dyn_cast<memref::AllocOp>(op))
+      return lowerAlloc(alloc);
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+      FailureOr<LLVM::LLVMFuncOp> free =
+          LLVM::lookupOrCreateGenericFreeFn(b, part);
+      if (failed(free))
+        return failure();
+      LLVM::CallOp::create(b, loc, *free,
+                           ValueRange{buffers[dealloc.getMemref()].allocated});
+      return success();
+    }
+    if (auto call = dyn_cast<func::CallOp>(op))
+      return lowerCall(call);
+    if (isa<func::ReturnOp>(op)) {
+      LLVM::ReturnOp::create(b, loc, ValueRange{});
+      return success();
+    }
+    // A view: its source's pointers, and its own layout (a cast to
+    // dynamic sizes keeps the source's).
+    Buffer view = buffers[op.getOperand(0)];
+    staticLayout(op.getResult(0).getType(), view);
+    buffers[op.getResult(0)] = std::move(view);
+    return success();
+  }
+
+  /// The buffer from the runtime's allocator, its aligned pointer rounded
+  /// up as `finalize-memref-to-llvm` does.
+  LogicalResult lowerAlloc(memref::AllocOp alloc) {
+    Location loc = alloc.getLoc();
+    FailureOr<LLVM::LLVMFuncOp> allocate =
+        LLVM::lookupOrCreateGenericAllocFn(b, part, i64);
+    if (failed(allocate))
+      return failure();
+    MemRefType type = alloc.getType();
+    int64_t bytes = type.getNumElements() * (type.getElementTypeBitWidth() / 8);
+    int64_t alignment = alloc.getAlignment().value_or(0);
+    Buffer &buffer = buffers[alloc.getResult()];
+    staticLayout(type, buffer);
+    buffer.allocated =
+        LLVM::CallOp::create(b, loc, *allocate,
+                             ValueRange{constant(bytes + alignment)})
+            .getResult();
+    buffer.aligned = buffer.allocated;
+    if (alignment > 1) {
+      Value address = LLVM::PtrToIntOp::create(b, loc, i64, buffer.allocated);
+      Value bumped =
+          LLVM::AddOp::create(b, loc, address, constant(alignment - 1));
+      Value excess = LLVM::URemOp::create(b, loc, bumped, constant(alignment));
+      Value aligned = LLVM::SubOp::create(b, loc, bumped, excess);
+      buffer.aligned = LLVM::IntToPtrOp::create(b, loc, ptr, aligned);
+    }
+    return success();
+  }
+
+  LogicalResult lowerCall(func::CallOp call) {
+    LLVM::LLVMFuncOp callee = lowered.lookup(call.getCallee());
+    bool bare = callee->hasAttr(kBarePtrAttr);
+    SmallVector<Value> args;
+    for (Value operand : call.getOperands()) {
+      if (!isa<MemRefType>(operand.getType())) {
+        args.push_back(scalars.lookup(operand));
+        continue;
+      }
+      const Buffer &buffer = buffers[operand];
+      if (bare) {
+        args.push_back(buffer.aligned);
+        continue;
+      }
+      args.append({buffer.allocated, buffer.aligned, constant(buffer.offset)});
+      for (int64_t size : buffer.sizes)
+        args.push_back(constant(size));
+      for (int64_t stride : buffer.strides)
+        args.push_back(constant(stride));
+    }
+    LLVM::CallOp::create(b, call.getLoc(), callee, args);
+    return success();
+  }
+
+  ModuleOp part;
+  const llvm::StringMap<LLVM::LLVMFuncOp> &lowered;
+  OpBuilder b;
+  Type i64, ptr;
+  DenseMap<Value, Buffer> buffers;
+  IRMapping scalars;
+  DenseMap<int64_t, Value> cache;
+};
+
+struct LowerEntryPointsPass
+    : nnc::cpu::impl::LowerEntryPointsPassBase<LowerEntryPointsPass> {
+  void runOnOperation() override {
+    ModuleOp part = getOperation();
+    SmallVector<func::FuncOp> functions(part.getOps<func::FuncOp>());
+    DenseSet<StringAttr> names;
+    for (func::FuncOp f : functions)
+      names.insert(f.getSymNameAttr());
+    bool anyBody = false;
+    for (func::FuncOp f : functions) {
+      if (!lowerableSignature(f))
+        return;
+      if (f.isDeclaration())
+        continue;
+      anyBody = true;
+      if (!f->hasAttr(kBarePtrAttr) || !f.getBody().hasOneBlock() ||
+          !llvm::all_of(f.getBody().front(),
+                        [&](Operation &op) { return lowerableOp(op, names); }))
+        return;
+    }
+    if (!anyBody)
+      return;
+    // Every signature first: a call may come before its callee.
+    OpBuilder b(part.getContext());
+    llvm::StringMap<LLVM::LLVMFuncOp> lowered;
+    for (func::FuncOp f : functions) {
+      bool bare = f->hasAttr(kBarePtrAttr);
+      SmallVector<Type> inputs;
+      for (Type type : f.getArgumentTypes())
+        appendLowered(type, bare, inputs);
+      b.setInsertionPoint(f);
+      auto type = LLVM::LLVMFunctionType::get(
+          LLVM::LLVMVoidType::get(part.getContext()), inputs);
+      auto g = LLVM::LLVMFuncOp::create(b, f.getLoc(), f.getSymName(), type);
+      for (NamedAttribute attr : f->getAttrs())
+        if (!llvm::is_contained(
+                {f.getSymNameAttrName(), f.getFunctionTypeAttrName(),
+                 f.getArgAttrsAttrName(), f.getResAttrsAttrName()},
+                attr.getName()))
+          g->setAttr(attr.getName(), attr.getValue());
+      lowered[f.getSymName()] = g;
+    }
+    for (func::FuncOp f : functions) {
+      if (!f.isDeclaration() &&
+          failed(BodyLowering(part, lowered.lookup(f.getSymName()), lowered)
+                     .run(f)))
+        return signalPassFailure();
+      f.erase();
+    }
+  }
+};
+} // namespace
