@@ -93,10 +93,10 @@ mlir::LogicalResult nnc::runPipeline(mlir::ModuleOp module,
 
 /// Writes the objects to temporary files and links them into the program:
 /// on the CPU target the sequencers' object and eight per hardware thread,
-/// compiled in parallel (parts of equal estimated cost, as many for every
-/// thread, and several each, so that a wrong estimate does not leave the
-/// other threads idle: with four, ResNet-50's last part ran alone for 1.4
-/// s).
+/// compiled in parallel (parts of equal estimated cost but for the last
+/// few, smaller, as many for every thread, and several each, so that a
+/// wrong estimate does not leave the other threads idle: with four,
+/// ResNet-50's last part ran alone for 1.4 s).
 static mlir::LogicalResult linkProgram(mlir::ModuleOp module,
                                        const DriverOptions &options,
                                        const char *argv0) {
