@@ -131,11 +131,10 @@ void declareUses(mlir::ModuleOp part, ArrayRef<mlir::Operation *> uses) {
 /// Splits the functions of `whole` into `numParts` parts: the sequencers
 /// into the first, the others into parts of about equal estimated cost but
 /// the last few, heaviest first, each into the part least full for its
-/// share (with a
-/// hash of the names, a part could hold most of the heavy contraction
-/// kernels and finish long after the others). The definitions move; the
-/// global variables go to the second part; every part declares what it
-/// uses from the others. `whole` keeps the declarations.
+/// share (with a hash of the names, a part could hold most of the heavy
+/// contraction kernels and finish long after the others). The definitions
+/// move; the global variables go to the second part; every part declares
+/// what it uses from the others. `whole` keeps the declarations.
 std::vector<mlir::OwningOpRef<mlir::ModuleOp>> split(mlir::ModuleOp whole,
                                                      unsigned numParts) {
   std::vector<mlir::OwningOpRef<mlir::ModuleOp>> parts;
