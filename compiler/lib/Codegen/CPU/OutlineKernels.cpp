@@ -251,9 +251,12 @@ struct OutlineKernelsPass
       duplicates.push_back(hashed[i].func);
     }
     // A kernel's body uses its own values only: the bodies are destroyed
-    // in parallel, the functions removed from the module after.
-    parallelForEach(&getContext(), duplicates,
-                    [](func::FuncOp f) { f.getBody().getBlocks().clear(); });
+    // in parallel (references across blocks first, as a region's
+    // destructor does), the functions removed from the module after.
+    parallelForEach(&getContext(), duplicates, [](func::FuncOp f) {
+      f.getBody().dropAllReferences();
+      f.getBody().getBlocks().clear();
+    });
     for (func::FuncOp f : duplicates)
       f.erase();
   }
