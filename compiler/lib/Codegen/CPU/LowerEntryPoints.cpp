@@ -89,21 +89,29 @@ bool appendLowered(Type type, bool bare, SmallVectorImpl<Type> &out) {
   return true;
 }
 
-/// Whether `f`'s signature and attributes are ones this pass lowers.
-bool lowerableSignature(func::FuncOp f) {
+/// The lowered parameter types of `f`, when its signature and attributes
+/// are ones this pass lowers.
+std::optional<SmallVector<Type>> loweredInputs(func::FuncOp f) {
   if (f.getNumResults() || f->hasAttr("llvm.emit_c_interface") ||
       f->hasAttr("llvm.linkage"))
-    return false;
+    return std::nullopt;
   if (ArrayAttr attrs = f.getArgAttrsAttr())
     if (!llvm::all_of(
             attrs, [](Attribute a) { return cast<DictionaryAttr>(a).empty(); }))
-      return false;
+      return std::nullopt;
   bool bare = f->hasAttr(kBarePtrAttr);
-  SmallVector<Type> lowered;
-  return llvm::all_of(f.getArgumentTypes(), [&](Type type) {
-    return appendLowered(type, bare, lowered);
-  });
+  SmallVector<Type> inputs;
+  for (Type type : f.getArgumentTypes())
+    if (!appendLowered(type, bare, inputs))
+      return std::nullopt;
+  return inputs;
 }
+
+/// The runtime's allocation functions, declared in the part once (a lookup
+/// by name scans the part's ops), when its entry points use them.
+struct Runtime {
+  LLVM::LLVMFuncOp allocate, free;
+};
 
 /// Whether this pass lowers `op`, an op of an entry point's body.
 bool lowerableOp(Operation &op, const DenseSet<StringAttr> &functions) {
@@ -139,14 +147,15 @@ bool lowerableOp(Operation &op, const DenseSet<StringAttr> &functions) {
 class BodyLowering {
 public:
   BodyLowering(ModuleOp part, LLVM::LLVMFuncOp target,
-               const llvm::StringMap<LLVM::LLVMFuncOp> &lowered)
-      : part(part), lowered(lowered), b(part.getContext()),
+               const llvm::StringMap<LLVM::LLVMFuncOp> &lowered,
+               const Runtime &runtime)
+      : part(part), lowered(lowered), runtime(runtime), b(part.getContext()),
         i64(IntegerType::get(part.getContext(), 64)),
         ptr(LLVM::LLVMPointerType::get(part.getContext())) {
     b.setInsertionPointToStart(target.addEntryBlock(b));
   }
 
-  LogicalResult run(func::FuncOp f) {
+  void run(func::FuncOp f) {
     Block *entry = b.getInsertionBlock();
     for (auto [arg, pointer] :
          llvm::zip_equal(f.getArguments(), entry->getArguments())) {
@@ -159,9 +168,7 @@ public:
       buffer.allocated = buffer.aligned = pointer;
     }
     for (Operation &op : f.getBody().front())
-      if (failed(lower(op)))
-        return failure();
-    return success();
+      lower(op);
   }
 
 private:
@@ -174,7 +181,7 @@ private:
     return c;
   }
 
-  LogicalResult lower(Operation &op) {
+  void lower(Operation &op) {
     Location loc = op.getLoc();
     if (auto c = dyn_cast<arith::ConstantOp>(op)) {
       Value value;
@@ -183,48 +190,39 @@ private:
       else
         value = LLVM::ConstantOp::create(b, loc, c.getType(), c.getValue());
       scalars.map(c.getResult(), value);
-      return success();
+      return;
     }
     if (auto alloc = dyn_cast<memref::AllocOp>(op))
       return lowerAlloc(alloc);
     if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-      FailureOr<LLVM::LLVMFuncOp> free =
-          LLVM::lookupOrCreateGenericFreeFn(b, part);
-      if (failed(free))
-        return failure();
-      LLVM::CallOp::create(b, loc, *free,
+      LLVM::CallOp::create(b, loc, runtime.free,
                            ValueRange{buffers[dealloc.getMemref()].allocated});
-      return success();
+      return;
     }
     if (auto call = dyn_cast<func::CallOp>(op))
       return lowerCall(call);
     if (isa<func::ReturnOp>(op)) {
       LLVM::ReturnOp::create(b, loc, ValueRange{});
-      return success();
+      return;
     }
     // A view: its source's pointers, and its own layout (a cast to
     // dynamic sizes keeps the source's).
     Buffer view = buffers[op.getOperand(0)];
     staticLayout(op.getResult(0).getType(), view);
     buffers[op.getResult(0)] = std::move(view);
-    return success();
   }
 
   /// The buffer from the runtime's allocator, its aligned pointer rounded
   /// up as `finalize-memref-to-llvm` does.
-  LogicalResult lowerAlloc(memref::AllocOp alloc) {
+  void lowerAlloc(memref::AllocOp alloc) {
     Location loc = alloc.getLoc();
-    FailureOr<LLVM::LLVMFuncOp> allocate =
-        LLVM::lookupOrCreateGenericAllocFn(b, part, i64);
-    if (failed(allocate))
-      return failure();
     MemRefType type = alloc.getType();
     int64_t bytes = type.getNumElements() * (type.getElementTypeBitWidth() / 8);
     int64_t alignment = alloc.getAlignment().value_or(0);
     Buffer &buffer = buffers[alloc.getResult()];
     staticLayout(type, buffer);
     buffer.allocated =
-        LLVM::CallOp::create(b, loc, *allocate,
+        LLVM::CallOp::create(b, loc, runtime.allocate,
                              ValueRange{constant(bytes + alignment)})
             .getResult();
     buffer.aligned = buffer.allocated;
@@ -236,10 +234,9 @@ private:
       Value aligned = LLVM::SubOp::create(b, loc, bumped, excess);
       buffer.aligned = LLVM::IntToPtrOp::create(b, loc, ptr, aligned);
     }
-    return success();
   }
 
-  LogicalResult lowerCall(func::CallOp call) {
+  void lowerCall(func::CallOp call) {
     LLVM::LLVMFuncOp callee = lowered.lookup(call.getCallee());
     bool bare = callee->hasAttr(kBarePtrAttr);
     SmallVector<Value> args;
@@ -260,11 +257,11 @@ private:
         args.push_back(constant(stride));
     }
     LLVM::CallOp::create(b, call.getLoc(), callee, args);
-    return success();
   }
 
   ModuleOp part;
   const llvm::StringMap<LLVM::LLVMFuncOp> &lowered;
+  const Runtime &runtime;
   OpBuilder b;
   Type i64, ptr;
   DenseMap<Value, Buffer> buffers;
@@ -280,31 +277,49 @@ struct LowerEntryPointsPass
     DenseSet<StringAttr> names;
     for (func::FuncOp f : functions)
       names.insert(f.getSymNameAttr());
-    bool anyBody = false;
+    SmallVector<SmallVector<Type>> inputs;
+    bool anyBody = false, allocates = false, frees = false;
     for (func::FuncOp f : functions) {
-      if (!lowerableSignature(f))
+      std::optional<SmallVector<Type>> lowered = loweredInputs(f);
+      if (!lowered)
         return;
+      inputs.push_back(std::move(*lowered));
       if (f.isDeclaration())
         continue;
       anyBody = true;
-      if (!f->hasAttr(kBarePtrAttr) || !f.getBody().hasOneBlock() ||
-          !llvm::all_of(f.getBody().front(),
-                        [&](Operation &op) { return lowerableOp(op, names); }))
+      if (!f->hasAttr(kBarePtrAttr) || !f.getBody().hasOneBlock())
         return;
+      for (Operation &op : f.getBody().front()) {
+        if (!lowerableOp(op, names))
+          return;
+        allocates |= isa<memref::AllocOp>(op);
+        frees |= isa<memref::DeallocOp>(op);
+      }
     }
     if (!anyBody)
       return;
-    // Every signature first: a call may come before its callee.
     OpBuilder b(part.getContext());
+    Runtime runtime;
+    if (allocates) {
+      FailureOr<LLVM::LLVMFuncOp> allocate = LLVM::lookupOrCreateGenericAllocFn(
+          b, part, IntegerType::get(part.getContext(), 64));
+      if (failed(allocate))
+        return signalPassFailure();
+      runtime.allocate = *allocate;
+    }
+    if (frees) {
+      FailureOr<LLVM::LLVMFuncOp> free =
+          LLVM::lookupOrCreateGenericFreeFn(b, part);
+      if (failed(free))
+        return signalPassFailure();
+      runtime.free = *free;
+    }
+    // Every signature first: a call may come before its callee.
     llvm::StringMap<LLVM::LLVMFuncOp> lowered;
-    for (func::FuncOp f : functions) {
-      bool bare = f->hasAttr(kBarePtrAttr);
-      SmallVector<Type> inputs;
-      for (Type type : f.getArgumentTypes())
-        appendLowered(type, bare, inputs);
+    for (auto [f, params] : llvm::zip_equal(functions, inputs)) {
       b.setInsertionPoint(f);
       auto type = LLVM::LLVMFunctionType::get(
-          LLVM::LLVMVoidType::get(part.getContext()), inputs);
+          LLVM::LLVMVoidType::get(part.getContext()), params);
       auto g = LLVM::LLVMFuncOp::create(b, f.getLoc(), f.getSymName(), type);
       for (NamedAttribute attr : f->getAttrs())
         if (!llvm::is_contained(
@@ -315,10 +330,9 @@ struct LowerEntryPointsPass
       lowered[f.getSymName()] = g;
     }
     for (func::FuncOp f : functions) {
-      if (!f.isDeclaration() &&
-          failed(BodyLowering(part, lowered.lookup(f.getSymName()), lowered)
-                     .run(f)))
-        return signalPassFailure();
+      if (!f.isDeclaration())
+        BodyLowering(part, lowered.lookup(f.getSymName()), lowered, runtime)
+            .run(f);
       f.erase();
     }
   }
