@@ -18,7 +18,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Threading.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/MapVector.h"
@@ -96,8 +95,9 @@ struct Kernel {
 
 /// Replaces `op` by a call to a new private function and moves `op` into
 /// it (cloning and erasing the training step's thousands of nests took
-/// seconds of ResNet-50's compilation). Returns the call.
-func::CallOp outline(Operation *op, StringRef name, OpBuilder &moduleBuilder) {
+/// seconds of ResNet-50's compilation). Returns the call and the function.
+std::pair<func::CallOp, func::FuncOp> outline(Operation *op, StringRef name,
+                                              OpBuilder &moduleBuilder) {
   llvm::SetVector<Value> captured = capturedValues(op);
   SmallVector<Value> args;
   SmallVector<Operation *> constants;
@@ -146,7 +146,7 @@ func::CallOp outline(Operation *op, StringRef name, OpBuilder &moduleBuilder) {
       if (Value inside = map.lookupOrNull(operand.get()))
         operand.set(inside);
   });
-  return call;
+  return {call, func};
 }
 
 /// An entry point left with straight-line code only (kernel calls,
@@ -201,7 +201,7 @@ struct OutlineKernelsPass
     for (auto f : module.getOps<func::FuncOp>())
       if (!f.isExternal())
         entries.push_back(f);
-    SmallVector<func::CallOp> calls;
+    SmallVector<std::pair<func::CallOp, func::FuncOp>> calls;
     for (func::FuncOp f : entries) {
       SmallVector<Operation *> nests;
       for (Operation &op : f.getBody().getOps())
@@ -222,11 +222,9 @@ struct OutlineKernelsPass
     // comparing kernels of equal hashes and emptying the duplicates run on
     // the pass manager's threads: of Inception-v3's 9,077 nests, 8,032 are
     // duplicates.
-    SymbolTable table(module);
     SmallVector<Kernel> hashed(calls.size());
-    parallelFor(&getContext(), 0, calls.size(), [&](size_t i) {
-      hashed[i] = Kernel::of(table.lookup<func::FuncOp>(calls[i].getCallee()));
-    });
+    parallelFor(&getContext(), 0, calls.size(),
+                [&](size_t i) { hashed[i] = Kernel::of(calls[i].second); });
     llvm::MapVector<unsigned, SmallVector<size_t>> buckets;
     for (auto [i, kernel] : llvm::enumerate(hashed))
       buckets[kernel.hash].push_back(i);
@@ -244,7 +242,7 @@ struct OutlineKernelsPass
       }
     });
     SmallVector<func::FuncOp> duplicates;
-    for (auto [i, call] : llvm::enumerate(calls)) {
+    for (auto [i, call] : llvm::enumerate(llvm::make_first_range(calls))) {
       if (first[i] == i)
         continue;
       call.setCallee(hashed[first[i]].func.getSymName());
