@@ -4,11 +4,14 @@
 // constants become one function, which takes those values as arguments.
 // Layers of different sizes lower to such kernels: a batch normalisation
 // or an activation over 64 or 192 channels, a pooling window over a 35x35
-// or a 17x17 image, differ in their loop bounds and strides alone. Each
-// kernel costs LLVM's optimiser and code generator a fixed amount of work
-// whatever its size: merged, Inception-v3's 1,058 kernels are 496 (its
-// LLVM code generation went from 14.7 s to 10.9 s), ResNet-50's 445 are
-// 263 and VGG16's 229 are 153, and their training steps run as fast.
+// or a 17x17 image, differ in their loop bounds and strides alone; so do
+// a max pooling's gradients for each position of its window, which
+// compare with a vector of the position's index. Each kernel costs LLVM's
+// optimiser and code generator a fixed amount of work whatever its size.
+// Kernels are compared use by use, whichever uses share a constant: merged,
+// Inception-v3's 1,045 kernels are 352, ResNet-50's 437 are 222, VGG16's
+// 226 are 124 and alexnet_tf_cnn's 174 are 107, and their training steps
+// run as fast.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +24,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace nnc::cpu {
 #define GEN_PASS_DEF_MERGEKERNELSPASS
@@ -36,32 +40,55 @@ namespace {
 /// pass in registers, the rest on the stack, read once per call.
 constexpr unsigned kMaxParameters = 12;
 
-/// Whether `c` may become an argument: a 64-bit integer that only
-/// additions, subtractions, multiplications, comparisons, selections,
-/// addresses and branch or loop bounds use. A divisor, a shift amount or a
-/// mask keeps its value, which instruction selection relies on (a division
-/// by a constant is a multiplication); so does an operand of a call or an
-/// intrinsic.
-bool isParameterizable(LLVM::ConstantOp c) {
+/// The integer a splat of 8- to 64-bit integers repeats, or null.
+IntegerAttr splatInteger(Attribute value) {
+  auto splat = dyn_cast<SplatElementsAttr>(value);
+  auto type = splat ? dyn_cast<IntegerType>(splat.getElementType()) : nullptr;
+  if (!type || type.getWidth() < 8 || type.getWidth() > 64)
+    return {};
+  return splat.getSplatValue<IntegerAttr>();
+}
+
+/// Whether the constant `use` reads may become an argument: a 64-bit
+/// integer read by an addition, subtraction, multiplication, comparison,
+/// selection, address, or branch or loop bound, or a vector of one integer
+/// read by an element-wise comparison, addition, subtraction,
+/// multiplication or selection (a max pooling's gradient compares each
+/// window position with the position the forward pass chose). A divisor, a
+/// shift amount or a mask keeps its value, which instruction selection
+/// relies on (a division by a constant is a multiplication); so does an
+/// operand of a call or an intrinsic.
+bool isParameterizable(OpOperand &use) {
+  auto c = use.get().getDefiningOp<LLVM::ConstantOp>();
+  if (!c)
+    return false;
+  Operation *user = use.getOwner();
+  if (isa<VectorType>(c.getType()) && splatInteger(c.getValue())) {
+    if (isa<LLVM::SelectOp>(user))
+      return use.getOperandNumber() != 0;
+    return isa<LLVM::AddOp, LLVM::SubOp, LLVM::MulOp, LLVM::ICmpOp>(user);
+  }
   auto type = dyn_cast<IntegerType>(c.getType());
   if (!type || type.getWidth() != 64 || !isa<IntegerAttr>(c.getValue()))
     return false;
-  return llvm::all_of(c->getUses(), [](OpOperand &use) {
-    Operation *user = use.getOwner();
-    if (isa<LLVM::SelectOp, LLVM::GEPOp>(user))
-      return use.getOperandNumber() != 0;
-    if (auto insert = dyn_cast<LLVM::InsertValueOp>(user))
-      return use.get() == insert.getValue();
-    return isa<LLVM::AddOp, LLVM::SubOp, LLVM::MulOp, LLVM::ICmpOp,
-               LLVM::SMinOp, LLVM::SMaxOp, LLVM::BrOp, LLVM::CondBrOp,
-               omp::LoopNestOp>(user);
-  });
+  if (isa<LLVM::SelectOp, LLVM::GEPOp>(user))
+    return use.getOperandNumber() != 0;
+  if (auto insert = dyn_cast<LLVM::InsertValueOp>(user))
+    return use.get() == insert.getValue();
+  return isa<LLVM::AddOp, LLVM::SubOp, LLVM::MulOp, LLVM::ICmpOp, LLVM::SMinOp,
+             LLVM::SMaxOp, LLVM::BrOp, LLVM::CondBrOp, omp::LoopNestOp>(user);
 }
 
 /// A kernel's operations in pre-order, its values and blocks numbered in
-/// the order they appear, and the constants that may become arguments set
-/// apart. Two kernels have the same shape when their tokens are equal and
-/// their operations' properties match but for those constants' values.
+/// the order they appear, and the uses of constants that may become
+/// arguments set apart. Two kernels have the same shape when their tokens
+/// are equal and their operations' properties match but for the values
+/// those uses read. A constant is no token of its own: each use stands for
+/// the value it reads, a parameter or not. The canonicaliser shares one
+/// constant among all the uses of a value, so a 3x3x3x64 filter's update
+/// (loop bounds 3, 3 and 3: one constant) and a 3x3x64x64 one's (3, 3 and
+/// 64: two) differ in which uses share a constant, not in what they
+/// compute.
 class KernelShape {
 public:
   explicit KernelShape(LLVMFuncOp f) : function(f) {
@@ -86,8 +113,19 @@ public:
 
   LLVMFuncOp function;
   llvm::hash_code hash;
-  /// The constants that may become arguments, in order.
-  SmallVector<LLVM::ConstantOp> parameters;
+  /// The uses of the constants that may become arguments, in order.
+  SmallVector<OpOperand *> parameters;
+
+  /// The value the `i`-th parameter reads, as an i64 (a vector's
+  /// repeated integer, sign-extended).
+  Attribute parameterValue(unsigned i) const {
+    Attribute value =
+        cast<LLVM::ConstantOp>(parameters[i]->get().getDefiningOp()).getValue();
+    if (IntegerAttr element = splatInteger(value))
+      return IntegerAttr::get(IntegerType::get(value.getContext(), 64),
+                              element.getValue().getSExtValue());
+    return value;
+  }
 
 private:
   void token(const void *pointer) {
@@ -116,21 +154,26 @@ private:
   }
 
   void addOp(Operation *op) {
+    if (isa<LLVM::ConstantOp>(op))
+      return; // its uses stand for it
     token(op->getName().getAsOpaquePointer());
     token(op->getRawDictionaryAttrs().getAsOpaquePointer());
-    auto constant = dyn_cast<LLVM::ConstantOp>(op);
-    bool parameter = constant && isParameterizable(constant);
-    token(parameter);
-    if (parameter) {
-      // Its type is its result's; its value may differ.
-      parameters.push_back(constant);
-    } else {
-      ops.push_back(op);
-      token(static_cast<size_t>(op->hashProperties()));
-    }
+    ops.push_back(op);
+    token(static_cast<size_t>(op->hashProperties()));
     token(op->getNumOperands());
-    for (Value operand : op->getOperands())
-      token(id(operand));
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto constant = operand.get().getDefiningOp<LLVM::ConstantOp>();
+      token(constant ? (isParameterizable(operand) ? 2 : 1) : 0);
+      if (!constant) {
+        token(id(operand.get()));
+        continue;
+      }
+      token(constant.getType().getAsOpaquePointer());
+      if (isParameterizable(operand))
+        parameters.push_back(&operand); // its value may differ
+      else
+        token(constant.getValue().getAsOpaquePointer());
+    }
     token(op->getNumResults());
     for (Value result : op->getResults()) {
       token(result.getType().getAsOpaquePointer());
@@ -197,26 +240,71 @@ void appendArguments(LLVMFuncOp kernel, unsigned count) {
     entry.addArgument(i64, kernel.getLoc());
 }
 
-/// Merges `group`, kernels of one shape, into its first. The constants
-/// whose values differ between them become its trailing arguments, one per
-/// distinct column of values (a kernel often repeats a constant). Fills
-/// `redirects` for the calls to each of them. Returns the kernels merged
-/// away, for the caller to erase once their calls are redirected.
-SmallVector<LLVMFuncOp> merge(ArrayRef<KernelShape *> group,
-                              DenseMap<StringAttr, Redirect> &redirects) {
-  KernelShape &first = *group.front();
-  // The values of each constant across the group, and the argument each
-  // distinct column of values becomes.
-  llvm::MapVector<SmallVector<Attribute>, SmallVector<unsigned>> columns;
-  for (unsigned i = 0, e = first.parameters.size(); i < e; ++i) {
+/// A vector of `type` whose every element is `argument`, an i64,
+/// truncated to the vector's integer type.
+Value splatArgument(OpBuilder &b, Value argument, VectorType type) {
+  Location loc = argument.getLoc();
+  Value element = argument;
+  if (type.getElementType() != argument.getType())
+    element = LLVM::TruncOp::create(b, loc, type.getElementType(), argument);
+  Value zero = LLVM::ConstantOp::create(b, loc, b.getI32Type(), 0);
+  Value vector = LLVM::InsertElementOp::create(
+      b, loc, LLVM::PoisonOp::create(b, loc, type), element, zero);
+  Value poison = LLVM::PoisonOp::create(b, loc, type);
+  return LLVM::ShuffleVectorOp::create(
+      b, loc, vector, poison, SmallVector<int32_t>(type.getNumElements(), 0));
+}
+
+/// The values each parameter reads across a group of kernels, for the
+/// parameters whose values differ, and which parameters read each such
+/// column of values: one argument each.
+using Columns = llvm::MapVector<SmallVector<Attribute>, SmallVector<unsigned>>;
+
+Columns columnsOf(ArrayRef<KernelShape *> group) {
+  Columns columns;
+  for (unsigned i = 0, e = group.front()->parameters.size(); i < e; ++i) {
     SmallVector<Attribute> column;
     for (KernelShape *shape : group)
-      column.push_back(shape->parameters[i].getValue());
+      column.push_back(shape->parameterValue(i));
     if (llvm::any_of(column, [&](Attribute a) { return a != column.front(); }))
       columns[column].push_back(i);
   }
-  if (columns.size() > kMaxParameters)
-    return {};
+  return columns;
+}
+
+/// Splits `group`, kernels of one shape, into groups that each take at most
+/// kMaxParameters arguments merged: each one the first kernel left and
+/// every other kernel left that keeps it within the bound.
+SmallVector<SmallVector<KernelShape *>>
+splitGroup(ArrayRef<KernelShape *> group) {
+  SmallVector<SmallVector<KernelShape *>> parts;
+  SmallVector<KernelShape *> left(group);
+  while (left.size() > 1) {
+    SmallVector<KernelShape *> part = {left.front()}, rest;
+    for (KernelShape *shape : llvm::drop_begin(left)) {
+      part.push_back(shape);
+      if (columnsOf(part).size() > kMaxParameters) {
+        part.pop_back();
+        rest.push_back(shape);
+      }
+    }
+    if (part.size() > 1)
+      parts.push_back(std::move(part));
+    left = std::move(rest);
+  }
+  return parts;
+}
+
+/// Merges `group`, kernels of one shape, into its first. The uses of
+/// constants whose values differ between them read its trailing arguments
+/// instead, one per distinct column of values (a kernel often repeats a
+/// value). Fills `redirects` for the calls to each of them. Returns the
+/// kernels merged away, for the caller to erase once their calls are
+/// redirected.
+SmallVector<LLVMFuncOp> merge(ArrayRef<KernelShape *> group,
+                              DenseMap<StringAttr, Redirect> &redirects) {
+  KernelShape &first = *group.front();
+  Columns columns = columnsOf(group);
   LLVMFuncOp kernel = first.function;
   unsigned numArgs = kernel.getNumArguments();
   appendArguments(kernel, columns.size());
@@ -227,12 +315,25 @@ SmallVector<LLVMFuncOp> merge(ArrayRef<KernelShape *> group,
     for (const SmallVector<Attribute> &column : columns.keys())
       redirect.arguments.push_back(column[i]);
   }
+  SetVector<Operation *> constants;
+  OpBuilder b = OpBuilder::atBlockBegin(&kernel.getBody().front());
+  DenseMap<std::pair<Value, Type>, Value> splats;
   for (auto [n, entry] : llvm::enumerate(columns))
     for (unsigned i : entry.second) {
-      LLVM::ConstantOp c = first.parameters[i];
-      c.getResult().replaceAllUsesWith(kernel.getArgument(numArgs + n));
-      c.erase();
+      OpOperand *use = first.parameters[i];
+      constants.insert(use->get().getDefiningOp());
+      Value argument = kernel.getArgument(numArgs + n);
+      if (auto vector = dyn_cast<VectorType>(use->get().getType())) {
+        Value &splat = splats[{argument, vector}];
+        if (!splat)
+          splat = splatArgument(b, argument, vector);
+        argument = splat;
+      }
+      use->set(argument);
     }
+  for (Operation *c : constants)
+    if (c->use_empty())
+      c->erase();
   return llvm::map_to_vector(
       group.drop_front(), [](KernelShape *shape) { return shape->function; });
 }
@@ -274,8 +375,8 @@ struct MergeKernelsPass
     DenseMap<StringAttr, Redirect> redirects;
     SmallVector<LLVMFuncOp> merged;
     for (auto &[key, group] : groups)
-      if (group.size() > 1)
-        llvm::append_range(merged, merge(group, redirects));
+      for (ArrayRef<KernelShape *> part : splitGroup(group))
+        llvm::append_range(merged, merge(part, redirects));
     if (redirects.empty())
       return;
     // Kernels call no kernel: the model's functions make every call.
