@@ -11,6 +11,7 @@
 #include "nnc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -146,6 +147,9 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   addWherePresent(parts, "cf", "builtin.module(convert-cf-to-llvm)");
   addWherePresent(parts, "omp", "builtin.module(convert-openmp-to-llvm)");
   addUpstream(parts, "convert-func-to-llvm,reconcile-unrealized-casts");
+  // Each access's read of its buffer's pointer out of the descriptor
+  // becomes the pointer, before LLVM translates them all.
+  parts.addNestedPass<LLVM::LLVMFuncOp>(createFoldDescriptorReadsPass());
   pm.addPass(createFlattenCallComponentsPass());
   pm.addPass(createPackedEntryPointsPass());
   // Kernels that differ in constants alone are compiled once.

@@ -211,6 +211,19 @@ def GuidedSchedulePass
   let dependentDialects = ["::mlir::omp::OpenMPDialect"];
 }
 
+def FoldDescriptorReadsPass
+    : Pass<"nnc-cpu-fold-descriptor-reads", "::mlir::LLVM::LLVMFuncOp"> {
+  let summary = "Read a descriptor's fields from the values it was built of";
+  let description = [{
+    Runs on the LLVM dialect. An `llvm.extractvalue` of a field that a
+    chain of `llvm.insertvalue`s set reads the inserted value instead, and
+    the insertions left unused are erased. The memref lowering reads a
+    buffer's pointer out of its descriptor at every access, and a kernel
+    builds its descriptors from its arguments: the kernels reach LLVM with
+    the pointers themselves.
+  }];
+}
+
 def MathToLibmPass : Pass<"nnc-cpu-math-to-libm", "::mlir::ModuleOp"> {
   let summary = "Upstream's convert-math-to-libm, when math ops are left";
   let description = [{
