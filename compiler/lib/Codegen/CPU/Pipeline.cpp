@@ -14,6 +14,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -97,8 +98,16 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   // whole vectors: after the full unroll below, the rewrite visited every op
   // of the unrolled kernels (0.59 s of ResNet-50's compile, against 0.18).
   addWherePresent(loops, "math", "func.func(math-expand-ops)");
-  // The entry points' views fold here (a dimension of a static buffer).
-  loops.addPass(createCanonicalizerPass());
+  // The entry points' views fold here (a dimension of a static buffer),
+  // and the kernels' repeated constants. Without the region simplification
+  // (merging blocks, dropping their unused arguments), which walks every
+  // function again at each iteration and changes nothing that reaches the
+  // object code here: every reference model's object code is the same,
+  // and the pass took 0.32 s of ResNet-50's compile against 0.42 to 0.57 s.
+  GreedyRewriteConfig canonicalize;
+  canonicalize.setRegionSimplificationLevel(
+      GreedySimplifyRegionLevel::Disabled);
+  loops.addPass(createCanonicalizerPass(canonicalize));
   // The lowering of the transfers is greedy too, and converts nothing
   // else: only where there is one.
   addWherePresent(loops, "vector.transfer_read,vector.transfer_write",
