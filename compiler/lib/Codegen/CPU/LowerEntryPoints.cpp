@@ -30,8 +30,6 @@ namespace nnc::cpu {
 using namespace mlir;
 
 namespace {
-constexpr StringLiteral kBarePtrAttr = "llvm.bareptr";
-
 /// A buffer: its descriptor's two pointers and its static layout.
 struct Buffer {
   Value allocated, aligned;
@@ -99,7 +97,7 @@ std::optional<SmallVector<Type>> loweredInputs(func::FuncOp f) {
     if (!llvm::all_of(
             attrs, [](Attribute a) { return cast<DictionaryAttr>(a).empty(); }))
       return std::nullopt;
-  bool bare = f->hasAttr(kBarePtrAttr);
+  bool bare = f->hasAttr(nnc::cpu::kBarePtrAttr);
   SmallVector<Type> inputs;
   for (Type type : f.getArgumentTypes())
     if (!appendLowered(type, bare, inputs))
@@ -238,7 +236,7 @@ private:
 
   void lowerCall(func::CallOp call) {
     LLVM::LLVMFuncOp callee = lowered.lookup(call.getCallee());
-    bool bare = callee->hasAttr(kBarePtrAttr);
+    bool bare = callee->hasAttr(nnc::cpu::kBarePtrAttr);
     SmallVector<Value> args;
     for (Value operand : call.getOperands()) {
       if (!isa<MemRefType>(operand.getType())) {
@@ -287,7 +285,7 @@ struct LowerEntryPointsPass
       if (f.isDeclaration())
         continue;
       anyBody = true;
-      if (!f->hasAttr(kBarePtrAttr) || !f.getBody().hasOneBlock())
+      if (!f->hasAttr(nnc::cpu::kBarePtrAttr) || !f.getBody().hasOneBlock())
         return;
       for (Operation &op : f.getBody().front()) {
         if (!lowerableOp(op, names))

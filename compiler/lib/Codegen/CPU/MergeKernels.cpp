@@ -163,13 +163,15 @@ private:
     token(op->getNumOperands());
     for (OpOperand &operand : op->getOpOperands()) {
       auto constant = operand.get().getDefiningOp<LLVM::ConstantOp>();
-      token(constant ? (isParameterizable(operand) ? 2 : 1) : 0);
       if (!constant) {
+        token(size_t{0});
         token(id(operand.get()));
         continue;
       }
+      bool parameter = isParameterizable(operand);
+      token(size_t{parameter ? 2u : 1u});
       token(constant.getType().getAsOpaquePointer());
-      if (isParameterizable(operand))
+      if (parameter)
         parameters.push_back(&operand); // its value may differ
       else
         token(constant.getValue().getAsOpaquePointer());

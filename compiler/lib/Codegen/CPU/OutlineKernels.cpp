@@ -120,7 +120,7 @@ std::pair<func::CallOp, func::FuncOp> outline(Operation *op, StringRef name,
   // integers for a rank-r memref, which the entry points' sequencers build,
   // take apart and pass at every call (most of ResNet-50's LLVM IR).
   if (llvm::all_of(types, passableAsPointer))
-    func->setAttr("llvm.bareptr", moduleBuilder.getUnitAttr());
+    func->setAttr(nnc::cpu::kBarePtrAttr, moduleBuilder.getUnitAttr());
   SmallVector<Attribute> passthrough = {
       moduleBuilder.getStringAttr("noinline")};
   if (op->hasAttr(nnc::cpu::kContractionAttr))
@@ -187,7 +187,7 @@ void passBuffersBare(func::FuncOp f) {
     f->removeAttr(cInterface);
     f->setAttr(nnc::kBareCInterfaceAttr, b.getArrayAttr(elements));
   }
-  f->setAttr("llvm.bareptr", b.getUnitAttr());
+  f->setAttr(nnc::cpu::kBarePtrAttr, b.getUnitAttr());
 }
 
 struct OutlineKernelsPass

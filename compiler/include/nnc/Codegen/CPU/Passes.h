@@ -17,6 +17,11 @@ namespace nnc::cpu {
 /// kContractionFnAttr, which the LLVM optimisation pipeline reads.
 constexpr llvm::StringLiteral kContractionAttr = "nnc.contraction";
 constexpr llvm::StringLiteral kContractionFnAttr = "nnc-contraction";
+/// The function attribute of the calling convention in which a static
+/// buffer is passed as its aligned pointer alone (convert-func-to-llvm's):
+/// nnc-cpu-outline-kernels gives it to the kernels and entry points,
+/// nnc-cpu-lower-entry-points lowers their calls by it.
+constexpr llvm::StringLiteral kBarePtrAttr = "llvm.bareptr";
 /// The names of the functions nnc-cpu-outline-kernels creates begin so.
 constexpr llvm::StringLiteral kKernelPrefix = "nnc_kernel_";
 
