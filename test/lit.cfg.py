@@ -30,6 +30,8 @@ if config.nnc_have_fuzzer:
         [config.nnc_tools_dir])
     config.available_features.add("fuzzer")
 config.substitutions.append(("%nnc_tools", config.nnc_tools_dir))
+if config.nnc_have_mimalloc:
+    config.available_features.add("mimalloc")
 # Data-parallel runs: mpirun with as many ranks as asked, allowed to run as
 # root (CI does) and to put more ranks than cores on this machine. Shared
 # memory without the single-copy mechanism, which containers that forbid
