@@ -106,12 +106,8 @@ void nnc::buildBufferizePipeline(mlir::OpPassManager &pm) {
   pm.addPass(createNestCallComponentsPass());
   mlir::OpPassManager &parts = pm.nest<mlir::ModuleOp>();
   // Parameter updates are computed into the parameter's own buffer,
-  // padded tensors' interiors in place. The analysis runs over the module,
-  // callees first, so a call is known by what its callee reads and writes:
-  // gradients passes the training pass the moving statistics it then
-  // assigns in place, which a call analysed as writing its operands would
-  // forbid.
-  parts.addPass(mlir::bufferization::createEmptyTensorEliminationPass());
+  // padded tensors' interiors in place.
+  parts.addNestedPass<mlir::func::FuncOp>(createEmptyIntoDestinationsPass());
   mlir::bufferization::OneShotBufferizePassOptions options;
   options.bufferizeFunctionBoundaries = true;
   options.functionBoundaryTypeConversion =

@@ -136,6 +136,26 @@ def ConcatIntoSlicesPass
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def EmptyIntoDestinationsPass
+    : Pass<"nnc-empty-into-destinations", "::mlir::func::FuncOp"> {
+  let summary = "Compute what is inserted into a tensor into its slice";
+  let description = [{
+    Runs on tensors, before bufferization. A tensor that ops compute into a
+    `tensor.empty` (each writing its result into its init) and that a
+    subset insertion (`tensor.insert_slice`,
+    `bufferization.materialize_in_destination`) then puts into another
+    tensor is computed instead into a `tensor.extract_slice` of that tensor,
+    built where the `tensor.empty` was or right after what it needs (moved
+    up if need be), when nothing reads the destination from the chain's
+    first op on: one-shot bufferization then writes the destination's
+    buffer directly. An elementwise update that reads each element of its
+    parameter where it writes it does not count as a read. Upstream's
+    `eliminate-empty-tensors` rewrites the same chains but asks a one-shot
+    analysis of the whole module which insertions can be in place.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def InPlaceUpdatesPass : Pass<"nnc-in-place-updates", "::mlir::ModuleOp"> {
   let summary = "Drop the parameter-update results once bufferized";
   let description = [{
