@@ -75,10 +75,12 @@ void nnc::buildNNCleanupPipeline(mlir::OpPassManager &pm) {
 }
 
 void nnc::buildNNTrainingPipeline(mlir::OpPassManager &pm, double lossScale,
-                                  bool dataParallel) {
+                                  bool dataParallel,
+                                  llvm::StringRef fusedUpdates) {
   GenerateTrainingPassOptions training;
   training.lossScale = lossScale;
   training.dataParallel = dataParallel;
+  training.fusedUpdates = fusedUpdates.str();
   pm.addPass(createGenerateTrainingPass(training));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
@@ -138,7 +140,12 @@ void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage,
   pm.addPass(createCheckModelPass());
   buildNNCleanupPipeline(pm);
   if (stage >= Stage::NNTrain)
-    buildNNTrainingPipeline(pm, options.lossScale, options.dataParallel);
+    // A GPU does more FLOPs per byte it moves than auto's rule assumes
+    // (a CPU's): the CUDA target keeps train_step's fused updates.
+    buildNNTrainingPipeline(pm, options.lossScale, options.dataParallel,
+                            cuda && options.fusedUpdates == "auto"
+                                ? "always"
+                                : llvm::StringRef(options.fusedUpdates));
   if (stage >= Stage::Linalg) {
     if (cuda)
       cuda::buildCallsPipeline(pm, options.cuda);

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Flops.h"
 #include "OptimizerUpdates.h"
 #include "TrainingForms.h"
 #include "nnc/Transforms/Autodiff.h"
@@ -167,9 +168,10 @@ struct Backward {
 /// derived once: a private function returning the loss, the correct count,
 /// the gradients and the new moving averages, which it does not assign.
 /// Both call it, so the stages after this one see that graph once, not
-/// once per entry point. train_step keeps a copy of its own, where each
-/// gradient's contraction applies the optimizer's update as it finishes
-/// (nnc-cpu-contractions' epilogue) instead of writing the gradient out.
+/// once per entry point. train_step calls it too, or keeps a copy of its
+/// own (fuseUpdates), where each gradient's contraction applies the
+/// optimizer's update as it finishes (nnc-cpu-contractions' epilogue)
+/// instead of writing the gradient out.
 struct TrainingPass {
   func::FuncOp func;
   bool hasCorrect = false;
@@ -199,6 +201,39 @@ SmallVector<Value> gradientsOf(const TrainingPass &p, func::CallOp call) {
   return SmallVector<Value>(grads.begin(), grads.end());
 }
 
+/// Bytes that a gradient's round trip through memory moves per element:
+/// written out by the training pass, read back by the update.
+constexpr int64_t kRoundTripBytes = 8;
+/// FLOPs a core does in the time it moves a byte to or from memory: about
+/// 9 for the AMD EPYC of docs/bench.md (180 GFLOP/s, 20 GB/s on two
+/// cores), 14 for the Intel Xeon.
+constexpr int64_t kFlopsPerByte = 10;
+/// The share of a training step, in percent, that train_step's own fused
+/// copy of the training pass must save to be worth compiling.
+constexpr int64_t kWorthPercent = 1;
+
+/// Whether train_step should have its own copy of the training pass, with
+/// the updates fused into the gradients' contractions, rather than call
+/// it: when the gradients' round trip through memory would cost at least
+/// kWorthPercent of the step (estimated as three times @loss's FLOPs), when
+/// that is unknown, and when the step returns tapped layers, which the
+/// training pass does not.
+bool fuseUpdates(ModuleOp module, func::FuncOp loss,
+                 ArrayRef<nn::ParameterOp> trainable) {
+  unsigned numOutputs;
+  if (!forwardTaps(module, numOutputs).empty())
+    return true;
+  nnc::FlopCounts known;
+  std::optional<int64_t> flops = nnc::countFlops(loss, module, known);
+  if (!flops)
+    return true;
+  int64_t elements = 0;
+  for (nn::ParameterOp p : trainable)
+    elements += cast<ShapedType>(p.getType()).getNumElements();
+  return elements * kRoundTripBytes * kFlopsPerByte * 100 >=
+         3 * *flops * kWorthPercent;
+}
+
 struct GenerateTrainingPass
     : nnc::impl::GenerateTrainingPassBase<GenerateTrainingPass> {
   using Base::Base;
@@ -208,6 +243,11 @@ struct GenerateTrainingPass
     auto loss = module.lookupSymbol<func::FuncOp>("loss");
     if (!loss || loss.isExternal())
       return;
+    if (!llvm::is_contained({"auto", "always", "never"}, fusedUpdates)) {
+      module.emitError("fused-updates must be auto, always or never, not '")
+          << fusedUpdates << "'";
+      return signalPassFailure();
+    }
     SmallVector<nn::ParameterOp> trainable;
     for (auto p : module.getOps<nn::ParameterOp>())
       if (!p.getNonTrainable())
@@ -236,16 +276,22 @@ struct GenerateTrainingPass
       auto optimizers = module.getOps<nn::OptimizerOp>();
       nn::OptimizerOp opt =
           optimizers.empty() ? nn::OptimizerOp() : *optimizers.begin();
-      // The moving averages are the training pass's for @gradients.
-      FailureOr<TrainingPass> pass =
-          buildTrainingPass(module, loss, trainable,
-                            /*movingStatistics=*/opt && dataParallel);
+      bool fused =
+          fusedUpdates == "always" ||
+          (fusedUpdates == "auto" && fuseUpdates(module, loss, trainable));
+      // The moving averages are the training pass's for @gradients, and
+      // for a train_step that calls it.
+      FailureOr<TrainingPass> pass = buildTrainingPass(
+          module, loss, trainable,
+          /*movingStatistics=*/opt && (dataParallel || !fused));
       built = success(
           succeeded(pass) &&
           succeeded(buildForwardBackward(module, loss, *pass, trainable)) &&
           succeeded(buildEval(module, loss)) &&
           (!opt ||
-           (succeeded(buildTrainStep(module, loss, trainable, opt)) &&
+           (succeeded(fused ? buildTrainStep(module, loss, trainable, opt)
+                            : buildTrainStepCall(module, loss, *pass, trainable,
+                                                 opt)) &&
             (!dataParallel || succeeded(buildDataParallelStep(
                                   module, loss, *pass, trainable, opt))))));
     }
@@ -427,6 +473,30 @@ struct GenerateTrainingPass
       results.push_back(ret->getOperand(1 + i));
       names.push_back(name);
     }
+    setResults(func, results, names);
+    return success();
+  }
+
+  /// train_step(inputs, labels) -> (loss, correct) as a call of the
+  /// training pass, then the moving averages it returns assigned and the
+  /// updates applied to its gradients.
+  LogicalResult buildTrainStepCall(ModuleOp module, func::FuncOp loss,
+                                   const TrainingPass &p,
+                                   MutableArrayRef<nn::ParameterOp> trainable,
+                                   nn::OptimizerOp opt) {
+    auto fc = callTrainingPass(module, loss, p, "train_step");
+    if (failed(fc))
+      return failure();
+    auto [func, call] = *fc;
+    OpBuilder b = OpBuilder::atBlockTerminator(&func.getBody().front());
+    assignMovingStatistics(b, p, call);
+    nnc::applyUpdates(b, module, trainable, gradientsOf(p, call),
+                      nnc::readStep(b, module, opt.getLoc()), opt);
+    SmallVector<Value> results;
+    SmallVector<std::string> names;
+    appendLossAndCorrect(call.getResult(0),
+                         p.hasCorrect ? call.getResult(1) : Value(), results,
+                         names);
     setResults(func, results, names);
     return success();
   }

@@ -76,6 +76,9 @@ struct PipelineOptions {
   double lossScale = 1.0;
   /// Also derive train_step's halves, @gradients and @apply_update.
   bool dataParallel = true;
+  /// Whether train_step fuses the updates into its own copy of the
+  /// training pass: "always", "never" or "auto" (nn-generate-training).
+  std::string fusedUpdates = "auto";
   cpu::CPUTuning cpu;
   cuda::CUDAOptions cuda;
 };
@@ -90,7 +93,8 @@ void buildNNCleanupPipeline(mlir::OpPassManager &pm);
 /// The training functions derived in nn (nn-generate-training), then
 /// clean-up (dead gradients go).
 void buildNNTrainingPipeline(mlir::OpPassManager &pm, double lossScale = 1.0,
-                             bool dataParallel = true);
+                             bool dataParallel = true,
+                             llvm::StringRef fusedUpdates = "auto");
 
 /// Tensors to buffers with the compiled calling convention: parameters,
 /// then inputs, then outputs (out-parameters), all owned by the caller;
