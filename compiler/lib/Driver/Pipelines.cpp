@@ -76,11 +76,11 @@ void nnc::buildNNCleanupPipeline(mlir::OpPassManager &pm) {
 
 void nnc::buildNNTrainingPipeline(mlir::OpPassManager &pm, double lossScale,
                                   bool dataParallel,
-                                  llvm::StringRef fusedUpdates) {
+                                  FusedUpdates fusedUpdates) {
   GenerateTrainingPassOptions training;
   training.lossScale = lossScale;
   training.dataParallel = dataParallel;
-  training.fusedUpdates = fusedUpdates.str();
+  training.fusedUpdates = fusedUpdates;
   pm.addPass(createGenerateTrainingPass(training));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
@@ -143,9 +143,9 @@ void nnc::buildPipelineUpTo(mlir::OpPassManager &pm, Stage stage,
     // A GPU does more FLOPs per byte it moves than auto's rule assumes
     // (a CPU's): the CUDA target keeps train_step's fused updates.
     buildNNTrainingPipeline(pm, options.lossScale, options.dataParallel,
-                            cuda && options.fusedUpdates == "auto"
-                                ? "always"
-                                : llvm::StringRef(options.fusedUpdates));
+                            cuda && options.fusedUpdates == FusedUpdates::Auto
+                                ? FusedUpdates::Always
+                                : options.fusedUpdates);
   if (stage >= Stage::Linalg) {
     if (cuda)
       cuda::buildCallsPipeline(pm, options.cuda);

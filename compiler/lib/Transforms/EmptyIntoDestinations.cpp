@@ -42,8 +42,9 @@ using namespace mlir;
 
 namespace {
 /// The chain of ops that compute `v` into a tensor.empty, each writing its
-/// result into its init operand (of the same type): the init operands, the
-/// last one the tensor.empty's use; empty if `v` is not so computed.
+/// result into its init operand (of the same type, as destination style
+/// requires): the init operands, the last one the tensor.empty's use; empty
+/// if `v` is not so computed.
 SmallVector<OpOperand *> chainUnder(Value v) {
   SmallVector<OpOperand *> chain;
   while (auto result = dyn_cast<OpResult>(v)) {
@@ -51,8 +52,6 @@ SmallVector<OpOperand *> chainUnder(Value v) {
     if (!dps || !dps.hasPureTensorSemantics())
       return {};
     OpOperand *init = dps.getTiedOpOperand(result);
-    if (init->get().getType() != v.getType())
-      return {};
     chain.push_back(init);
     v = init->get();
     if (v.getDefiningOp<tensor::EmptyOp>())

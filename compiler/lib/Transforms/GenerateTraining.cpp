@@ -243,11 +243,6 @@ struct GenerateTrainingPass
     auto loss = module.lookupSymbol<func::FuncOp>("loss");
     if (!loss || loss.isExternal())
       return;
-    if (!llvm::is_contained({"auto", "always", "never"}, fusedUpdates)) {
-      module.emitError("fused-updates must be auto, always or never, not '")
-          << fusedUpdates << "'";
-      return signalPassFailure();
-    }
     SmallVector<nn::ParameterOp> trainable;
     for (auto p : module.getOps<nn::ParameterOp>())
       if (!p.getNonTrainable())
@@ -276,9 +271,9 @@ struct GenerateTrainingPass
       auto optimizers = module.getOps<nn::OptimizerOp>();
       nn::OptimizerOp opt =
           optimizers.empty() ? nn::OptimizerOp() : *optimizers.begin();
-      bool fused =
-          fusedUpdates == "always" ||
-          (fusedUpdates == "auto" && fuseUpdates(module, loss, trainable));
+      bool fused = fusedUpdates == nnc::FusedUpdates::Always ||
+                   (fusedUpdates == nnc::FusedUpdates::Auto &&
+                    fuseUpdates(module, loss, trainable));
       // The moving averages are the training pass's for @gradients, and
       // for a train_step that calls it.
       FailureOr<TrainingPass> pass = buildTrainingPass(

@@ -89,16 +89,13 @@ cl::opt<bool> dataParallel(
              "the program trains across processes under mpirun "
              "(docs/distributed.md); --data-parallel=false leaves them out"),
     cl::init(true), cl::cat(nncCategory));
-cl::opt<std::string> fusedUpdates(
+EnumOption<FusedUpdates> fusedUpdates(
     "fused-updates",
     cl::desc("Whether train_step has its own copy of the forward and "
              "backward pass, each gradient's product or convolution applying "
-             "the update as it finishes (always), or calls the one "
-             "forward_backward calls and then updates (never); auto (the "
-             "default): its own copy when the gradients' round trip through "
-             "memory would cost 1% of the step or more"),
-    cl::value_desc("auto|always|never"), cl::init("auto"),
-    cl::cat(nncCategory));
+             "the update as it finishes, or calls the one forward_backward "
+             "calls and then updates"),
+    cl::init(FusedUpdates::Auto), fusedUpdatesValues(), cl::cat(nncCategory));
 cl::opt<std::string> gpuArch("gpu-arch",
                              cl::desc("CUDA: the GPU the kernels are built "
                                       "for (default sm_90; PTX is kept for "
@@ -178,9 +175,6 @@ mlir::LogicalResult readTarget(PipelineOptions &pipeline) {
   pipeline.cuda.precision = precision;
   pipeline.cuda.arch = gpuArch;
   pipeline.cuda.toolkit = findCUDAToolkit();
-  if (!llvm::is_contained({"auto", "always", "never"}, fusedUpdates.getValue()))
-    return reportError("--fused-updates expects auto, always or never, got '" +
-                       fusedUpdates + "'");
   pipeline.dataParallel = dataParallel;
   pipeline.fusedUpdates = fusedUpdates;
   pipeline.lossScale =

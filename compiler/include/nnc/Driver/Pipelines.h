@@ -14,6 +14,7 @@
 
 #include "nnc/Codegen/CPU/Tuning.h"
 #include "nnc/Codegen/CUDA/Pipeline.h"
+#include "nnc/Transforms/FusedUpdates.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringRef.h"
@@ -77,8 +78,8 @@ struct PipelineOptions {
   /// Also derive train_step's halves, @gradients and @apply_update.
   bool dataParallel = true;
   /// Whether train_step fuses the updates into its own copy of the
-  /// training pass: "always", "never" or "auto" (nn-generate-training).
-  std::string fusedUpdates = "auto";
+  /// training pass (nn-generate-training).
+  FusedUpdates fusedUpdates = FusedUpdates::Auto;
   cpu::CPUTuning cpu;
   cuda::CUDAOptions cuda;
 };
@@ -94,7 +95,7 @@ void buildNNCleanupPipeline(mlir::OpPassManager &pm);
 /// clean-up (dead gradients go).
 void buildNNTrainingPipeline(mlir::OpPassManager &pm, double lossScale = 1.0,
                              bool dataParallel = true,
-                             llvm::StringRef fusedUpdates = "auto");
+                             FusedUpdates fusedUpdates = FusedUpdates::Auto);
 
 /// Tensors to buffers with the compiled calling convention: parameters,
 /// then inputs, then outputs (out-parameters), all owned by the caller;

@@ -7,6 +7,8 @@
 #ifndef NNC_TRANSFORMS_PASSES_H
 #define NNC_TRANSFORMS_PASSES_H
 
+#include "nnc/Transforms/FusedUpdates.h"
+
 #include "mlir/Pass/Pass.h"
 
 namespace nnc {

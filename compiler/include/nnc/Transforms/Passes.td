@@ -64,9 +64,11 @@ def GenerateTrainingPass : Pass<"nn-generate-training", "::mlir::ModuleOp"> {
            "Scale of the loss for the backward pass (gradients unscaled)">,
     Option<"dataParallel", "data-parallel", "bool", "true",
            "Also derive @gradients and @apply_update, train_step's halves">,
-    Option<"fusedUpdates", "fused-updates", "std::string", "\"auto\"",
+    Option<"fusedUpdates", "fused-updates", "::nnc::FusedUpdates",
+           "::nnc::FusedUpdates::Auto",
            "train_step's own copy of the training pass, with the updates "
-           "fused: always, never, or auto (when they are worth it)">,
+           "fused: always, never, or auto (when they are worth it)",
+           "::nnc::fusedUpdatesValues()">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
