@@ -630,3 +630,46 @@ func.func @packed_transposed(%a: memref<600x100xf32>, %b: memref<40x100xf32>, %c
   linalg.matmul indexing_maps = [#a, #bt, #c] ins(%a, %b : memref<600x100xf32>, memref<40x100xf32>) outs(%c : memref<600x40xf32>)
   return
 }
+
+// -----
+
+// An epilogue of several operands (a convolution's result summed with two
+// other gradients, as where branches meet): every access to a row of C
+// (a pixel) takes the same (n, h, w), whose divisions are made once, where
+// the row is defined, however many operands read it (the tile's rows past
+// the last are clamped to it). The contraction's constants are made once,
+// before its code.
+// CHECK-LABEL: func.func @shared_row_indices
+// CHECK-NOT: scf.forall
+// CHECK: %[[C7:.*]] = arith.constant 7 : index
+// CHECK-NOT: arith.constant 7 : index
+// CHECK: scf.forall
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-NEXT: %[[ROW:.*]] = arith.minsi
+// CHECK-NEXT: arith.remui %[[ROW]], %[[C7]] : index
+// CHECK-NEXT: %[[NH:.*]] = arith.divui %[[ROW]], %[[C7]] : index
+// CHECK-NEXT: arith.remui %[[NH]], %[[C7]] : index
+// CHECK-NEXT: arith.divui %[[NH]], %[[C7]] : index
+// CHECK-NOT: arith.remui %[[ROW]],
+// CHECK-NOT: arith.divui %[[ROW]],
+// CHECK-NOT: arith.remui %[[NH]],
+// CHECK: arith.addf {{.*}} : vector<8xf32>
+// CHECK: arith.addf {{.*}} : vector<8xf32>
+// CHECK: return
+#id4 = affine_map<(n, h, w, c) -> (n, h, w, c)>
+func.func @shared_row_indices(%x: memref<2x16x16x16xf32>, %w: memref<3x3x16x64xf32>, %g1: memref<2x7x7x64xf32>, %g2: memref<2x7x7x64xf32>, %d: memref<2x7x7x64xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %y = memref.alloc() : memref<2x7x7x64xf32>
+  linalg.fill ins(%cst : f32) outs(%y : memref<2x7x7x64xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%x, %w : memref<2x16x16x16xf32>, memref<3x3x16x64xf32>) outs(%y : memref<2x7x7x64xf32>)
+  linalg.generic {indexing_maps = [#id4, #id4, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%y, %g1, %g2 : memref<2x7x7x64xf32>, memref<2x7x7x64xf32>, memref<2x7x7x64xf32>) outs(%d : memref<2x7x7x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    %t = arith.addf %s, %c : f32
+    linalg.yield %t : f32
+  }
+  memref.dealloc %y : memref<2x7x7x64xf32>
+  return
+}

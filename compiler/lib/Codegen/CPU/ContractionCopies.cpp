@@ -119,13 +119,12 @@ Value Emitter::packB() {
         // block.
         auto block = [&](Value src, Value kLin) {
           Value dst = add(add(panel, mul(kLin, p.nr)), first);
-          Value zeros = arith::ConstantOp::create(
-              b, loc, vec, DenseElementsAttr::get(vec, 0.0f));
+          Value zero = zeros();
           SmallVector<Value> rows;
           for (int64_t l = 0; l < p.lanes; ++l) {
             Value row = loadVec(bFlat, add(src, blockOffsets[l]), Value());
             if (blockInB[l])
-              row = arith::SelectOp::create(b, loc, blockInB[l], row, zeros);
+              row = arith::SelectOp::create(b, loc, blockInB[l], row, zero);
             rows.push_back(row);
           }
           transposeSquare(b, loc, rows);

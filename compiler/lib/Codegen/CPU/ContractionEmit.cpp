@@ -375,9 +375,7 @@ void Emitter::outerProductTile(Value ir, Value jr, Value width, Value mEnd,
   if (width && rest % p.lanes != 0)
     for (int64_t v = 0; v < nv; ++v)
       masks[v] = mask(width, v);
-  Value zero =
-      arith::ConstantOp::create(b, loc, vec, DenseElementsAttr::get(vec, 0.0f));
-  SmallVector<Value> accs(p.mr * nv, zero);
+  SmallVector<Value> accs(p.mr * nv, zeros());
   Value bCol = add(add(idx(bAccess.offset), bK),
                    p.packB ? mul(jr, bPanelScale) : colAddress(c.b, jr));
   // One prefetch per cache line of the k step's row of the panel, the
@@ -460,9 +458,7 @@ void Emitter::dotTile(Value ir, Value jr, Value mEnd, Value nEnd, Value aK,
     aRows.push_back(add(rowAddress(c.a, row), aK));
   for (Value col : cols)
     bCols.push_back(add(add(idx(c.b.offset), bK), colAddress(c.b, col)));
-  Value zero =
-      arith::ConstantOp::create(b, loc, vec, DenseElementsAttr::get(vec, 0.0f));
-  SmallVector<Value> accs(p.mr * p.nr, zero);
+  SmallVector<Value> accs(p.mr * p.nr, zeros());
   auto step = [&](Value ak, Value bk, ArrayRef<Value> in) {
     SmallVector<Value> out(in), av, bv;
     for (Value row : aRows)

@@ -54,12 +54,25 @@ struct Emitter {
   int64_t rowGroup = 0;
   DenseMap<Value, std::pair<Value, int64_t>> rowInLine;
   DenseMap<std::pair<const LinearAccess *, Value>, Value> firstRowAddress;
+  /// The index of each of `dims` (c.mDims or c.nDims) at a flattened index,
+  /// computed once, where the flattened index is defined (indices).
+  DenseMap<std::pair<const unsigned *, Value>, SmallVector<Value>> split;
+  /// The contraction's constants, each made once, before all of its code
+  /// (nnc-cpu-outline-kernels copies them into each kernel that uses them):
+  /// made where each was needed, they were a third of the ops of
+  /// Inception-v3's contraction kernels until canonicalisation merged them.
+  OpBuilder constants;
+  DenseMap<int64_t, Value> indexConstants;
+  Value zeroVector;
 
   Emitter(OpBuilder &b, const Contraction &c, const GemmPlan &p,
           const Epilogue *epi)
       : b(b), loc(c.op->getLoc()), c(c), p(p), epi(epi), f32(b.getF32Type()),
         vec(VectorType::get({p.lanes}, b.getF32Type())), bAccess(c.b),
-        aCoef(c.a.coef) {
+        aCoef(c.a.coef), constants(b.getContext()) {
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    indexConstants[0] = zero;
+    constants.setInsertionPoint(zero.getDefiningOp());
     // Tiles start at multiples of mr when the blocks do.
     if (p.mc % p.mr == 0) {
       SmallVector<LinearAccess> epilogueAccesses;
@@ -85,8 +98,26 @@ struct Emitter {
     aTileSize = panel ? inner + p.lanes : p.mr * aRowStride;
   }
 
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value idx(int64_t v) {
+    Value &constant = indexConstants[v];
+    if (!constant)
+      constant = arith::ConstantIndexOp::create(constants, loc, v);
+    return constant;
+  }
+  /// A vector of zeros.
+  Value zeros() {
+    if (!zeroVector)
+      zeroVector = arith::ConstantOp::create(constants, loc, vec,
+                                             DenseElementsAttr::get(vec, 0.0f));
+    return zeroVector;
+  }
+  Value add(Value x, Value y) {
+    if (y == indexConstants.lookup(0))
+      return x;
+    if (x == indexConstants.lookup(0))
+      return y;
+    return arith::AddIOp::create(b, loc, x, y);
+  }
   Value mul(Value x, int64_t k) {
     if (k == 1)
       return x;
@@ -106,22 +137,39 @@ struct Emitter {
                                              ArrayRef<int64_t>{1});
   }
 
+  /// The index of each of `dims` (outer to inner) at their flattened index
+  /// `flat` (the last one computed is the outermost). The divisions are
+  /// emitted once per flattened index, right after its definition, for
+  /// every access that reads it: an epilogue of a dozen operands divided
+  /// each row a dozen times, and Inception-v3's contraction kernels held
+  /// 17,000 divisions until LLVM's CSE, not 3,000.
+  ArrayRef<Value> indices(ArrayRef<unsigned> dims, Value flat) {
+    SmallVector<Value> &result = split[{dims.data(), flat}];
+    if (!result.empty())
+      return result;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfterValue(flat);
+    result.resize(dims.size());
+    Value rest = flat;
+    for (unsigned i = dims.size(); i-- > 0;) {
+      result[i] = rest;
+      if (i > 0) {
+        Value size = idx(c.sizes[dims[i]]);
+        result[i] = arith::RemUIOp::create(b, loc, rest, size);
+        rest = arith::DivUIOp::create(b, loc, rest, size);
+      }
+    }
+    return result;
+  }
+
   /// `address` plus the contribution of `dims` (outer to inner) at their
   /// flattened index `flat`.
   Value addressOf(const LinearAccess &access, ArrayRef<unsigned> dims,
                   Value flat, Value address) {
-    Value rest = flat;
-    for (unsigned i = dims.size(); i-- > 0;) {
-      unsigned d = dims[i];
-      Value index = rest;
-      if (i > 0) {
-        Value size = idx(c.sizes[d]);
-        index = arith::RemUIOp::create(b, loc, rest, size);
-        rest = arith::DivUIOp::create(b, loc, rest, size);
-      }
-      if (access.coef[d])
-        address = add(address, mul(index, access.coef[d]));
-    }
+    ArrayRef<Value> index = indices(dims, flat);
+    for (unsigned i = dims.size(); i-- > 0;)
+      if (access.coef[dims[i]])
+        address = add(address, mul(index[i], access.coef[dims[i]]));
     return address;
   }
 
@@ -139,8 +187,10 @@ struct Emitter {
     auto [first, r] = it->second;
     Value &base = firstRowAddress[{&access, first}];
     if (!base) {
+      // After the first row's indices, which other accesses share.
+      ArrayRef<Value> index = indices(c.mDims, first);
       OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointAfter(first.getDefiningOp());
+      b.setInsertionPointAfterValue(index.size() > 1 ? index[0] : first);
       Value address = addressOf(access, c.mDims, first, idx(access.offset));
       Value bits = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
       bits = LLVM::FreezeOp::create(b, loc, bits);
@@ -185,10 +235,8 @@ struct Emitter {
   Value loadVec(Value flat, Value address, Value laneMask) {
     if (!laneMask)
       return vector::LoadOp::create(b, loc, vec, flat, address);
-    Value zero = arith::ConstantOp::create(b, loc, vec,
-                                           DenseElementsAttr::get(vec, 0.0f));
     return vector::MaskedLoadOp::create(b, loc, vec, flat, address, laneMask,
-                                        zero);
+                                        zeros());
   }
   void storeVec(Value value, Value flat, Value address, Value laneMask) {
     if (!laneMask)
