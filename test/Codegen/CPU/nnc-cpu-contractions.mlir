@@ -14,7 +14,7 @@
 // CHECK-NOT: linalg.
 // CHECK: scf.forall
 // CHECK: scf.if
-// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, index, index) {
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, index) {
 // CHECK: %[[AHEAD:.*]] = arith.addi %{{.*}}, %c592{{[_0-9]*}} : index
 // CHECK-NEXT: memref.prefetch %{{.*}}[%[[AHEAD]]], read, locality<3>, data : memref<2590xf32>
 // CHECK: %[[LAST:.*]] = arith.addi %{{.*}}, %c607{{[_0-9]*}} : index
@@ -27,7 +27,7 @@
 // CHECK-NOT: linalg.generic
 // CHECK: return
 // AVX512-LABEL: func.func @dense
-// AVX512: iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, index, index) {
+// AVX512: iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, index) {
 // AVX512: arith.addi %{{.*}}, %c296{{[_0-9]*}} : index
 // AVX512-NEXT: memref.prefetch {{.*}} : memref<2590xf32>
 // AVX512: arith.addi %{{.*}}, %c312{{[_0-9]*}} : index
@@ -74,7 +74,7 @@ func.func @accumulate(%a: memref<64x600xf32>, %b: memref<600x64xf32>, %c: memref
 // reduced once at the end.
 // CHECK-LABEL: func.func @transposed_b
 // CHECK: scf.forall
-// CHECK: iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, index, index) {
+// CHECK: iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, index) {
 // CHECK-COUNT-9: vector.fma
 // CHECK: vector.reduction <add>
 // CHECK-NOT: linalg.matmul
@@ -216,11 +216,13 @@ func.func @packed(%a: memref<600x300xf32>, %b: memref<300x256xf32>, %c: memref<6
 
 // A filter row's taps and channels are contiguous in both the NHWC input
 // and the HWIO filter: the micro-kernel runs them as one loop of 3 x 32
-// iterations, inside the loop over filter rows.
+// iterations, inside the loop over filter rows. Its induction variable is
+// A's offset, from the filter row's first to 96 past it.
 // CHECK-LABEL: func.func @conv_taps
 // CHECK: scf.for {{.*}} to %c3{{[_0-9]*}} step %c1{{[_0-9]*}} iter_args(
 // CHECK-NOT: scf.for
-// CHECK: scf.for {{.*}} to %c96{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args(
+// CHECK: %[[TO:.*]] = arith.addi %[[FROM:.*]], %c96{{[_0-9]*}} : index
+// CHECK-NEXT: scf.for {{.*}} = %[[FROM]] to %[[TO]] step %c4{{[_0-9]*}} iter_args(
 func.func @conv_taps(%x: memref<8x18x18x32xf32>, %w: memref<3x3x32x64xf32>, %y: memref<8x16x16x64xf32>) {
   %cst = arith.constant 0.0 : f32
   linalg.fill ins(%cst : f32) outs(%y : memref<8x16x16x64xf32>)
@@ -278,12 +280,14 @@ func.func @split_k(%a: memref<32x8192xf32>, %b: memref<8192x64xf32>, %bias: memr
 // CHECK: scf.for {{.*}} to %c1{{[_0-9]*}} step
 // CHECK: scf.for {{.*}} to %c4{{[_0-9]*}} step
 // CHECK: scf.for {{.*}} to %c8{{[_0-9]*}} step %c1{{[_0-9]*}} iter_args
-// CHECK: scf.for {{.*}} to %c32{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args
+// CHECK: %[[TO:.*]] = arith.addi %[[FROM:.*]], %c256{{[_0-9]*}} : index
+// CHECK-NEXT: scf.for {{.*}} = %[[FROM]] to %[[TO]] step %c32{{[_0-9]*}} iter_args
 // CHECK-COUNT-48: vector.fma
 // AVX512-LABEL: func.func @filter_grad
 // AVX512: scf.for {{.*}} to %c8{{[_0-9]*}} step
 // AVX512: scf.for {{.*}} to %c4{{[_0-9]*}} step %c1{{[_0-9]*}} iter_args
-// AVX512: scf.for {{.*}} to %c32{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args
+// AVX512: %[[TO:.*]] = arith.addi %[[FROM:.*]], %c256{{[_0-9]*}} : index
+// AVX512-NEXT: scf.for {{.*}} = %[[FROM]] to %[[TO]] step %c32{{[_0-9]*}} iter_args
 #x = affine_map<(kh, kw, ci, co, n, h, w) -> (n, h + kh, w + kw, ci)>
 #dy = affine_map<(kh, kw, ci, co, n, h, w) -> (n, h, w, co)>
 #dw = affine_map<(kh, kw, ci, co, n, h, w) -> (kh, kw, ci, co)>
@@ -337,8 +341,8 @@ func.func @rows_4k_apart(%a: memref<600x1024xf32>, %b: memref<1024x48xf32>, %c: 
 // CHECK: return
 // AVX512-LABEL: func.func @narrow_panel
 // AVX512-NOT: vector.mask
-// AVX512: iter_args({{.*}}) -> (vector<16xf32>{{(, vector<16xf32>){15}, index, index[)]}}
-// AVX512: iter_args({{.*}}) -> (vector<16xf32>{{(, vector<16xf32>){7}, index, index[)]}}
+// AVX512: iter_args({{.*}}) -> (vector<16xf32>{{(, vector<16xf32>){15}, index[)]}}
+// AVX512: iter_args({{.*}}) -> (vector<16xf32>{{(, vector<16xf32>){7}, index[)]}}
 // AVX512-NOT: vector.mask
 // AVX512: return
 func.func @narrow_panel(%a: memref<64x32xf32>, %b: memref<32x80xf32>, %c: memref<64x80xf32>) {
@@ -397,19 +401,19 @@ func.func @epilogue_prefetch(%a: memref<256x64xf32>, %b: memref<64x64xf32>, %bia
 // address per operand (the first row's, divided into its indices) plus
 // constants. AVX2 tiles of 6 rows can cross a row end, but their halves
 // cannot (3 divides 27): two frozen addresses per operand. The inner K loop
-// carries A's and B's offsets beside the accumulators.
+// runs over A's offsets and carries B's beside the accumulators.
 // CHECK-LABEL: func.func @rows_in_line
 // CHECK: scf.for {{.*}} step %c6
 // CHECK-COUNT-4: llvm.freeze
 // CHECK-NOT: arith.divui
-// CHECK: scf.for {{.*}} step %c4{{[_0-9]*}} iter_args({{.*}}) -> ({{(vector<8xf32>, ){12}index}}, index)
+// CHECK: scf.for {{.*}} step %c4{{[_0-9]*}} iter_args({{.*}}) -> ({{(vector<8xf32>, ){12}index}})
 // CHECK-NOT: llvm.freeze
 // CHECK: return
 // AVX512-LABEL: func.func @rows_in_line
 // AVX512: scf.for {{.*}} step %c9
 // AVX512-COUNT-2: llvm.freeze
 // AVX512-NOT: arith.divui
-// AVX512: scf.for {{.*}} step %c4{{[_0-9]*}} iter_args({{.*}}) -> ({{(vector<16xf32>, ){18}index}}, index)
+// AVX512: scf.for {{.*}} step %c4{{[_0-9]*}} iter_args({{.*}}) -> ({{(vector<16xf32>, ){18}index}})
 // AVX512-COUNT-72: vector.fma
 func.func @rows_in_line(%x: memref<4x31x31x8xf32>, %w: memref<5x5x8x32xf32>, %y: memref<4x27x27x32xf32>) {
   %cst = arith.constant 0.0 : f32
@@ -433,7 +437,7 @@ func.func @rows_in_line(%x: memref<4x31x31x8xf32>, %w: memref<5x5x8x32xf32>, %y:
 // CHECK: scf.for {{.*}} step %c5
 // CHECK-COUNT-2: llvm.freeze
 // CHECK-NOT: arith.divui
-// CHECK: scf.for {{.*}} step %c4{{[_0-9]*}} iter_args
+// CHECK: scf.for {{.*}} step %c12{{[_0-9]*}} iter_args
 // CHECK-NOT: llvm.freeze
 // CHECK: return
 // AVX512-LABEL: func.func @filter_grad_rgb
@@ -441,7 +445,7 @@ func.func @rows_in_line(%x: memref<4x31x31x8xf32>, %w: memref<5x5x8x32xf32>, %y:
 // AVX512: arith.minsi {{.*}}, %c72
 // AVX512-COUNT-8: llvm.freeze
 // AVX512-NOT: arith.divui
-// AVX512: scf.for {{.*}} step %c4{{[_0-9]*}} iter_args({{.*}}) -> ({{(vector<16xf32>, ){24}index}}, index)
+// AVX512: scf.for {{.*}} step %c12{{[_0-9]*}} iter_args({{.*}}) -> ({{(vector<16xf32>, ){24}index}})
 // AVX512-COUNT-96: vector.fma
 #x = affine_map<(kh, kw, ci, co, n, h, w) -> (n, h + kh, w + kw, ci)>
 #dy = affine_map<(kh, kw, ci, co, n, h, w) -> (n, h, w, co)>
@@ -466,12 +470,13 @@ func.func @filter_grad_rgb(%x: memref<2x36x36x3xf32>, %dy: memref<2x32x32x32xf32
 // Each tile's rows are first copied k-major, one vector per k (masked to
 // the rows), into a copy of the thread's: 162 k steps of 10 rows, a vector
 // of padding. The kernel's K loops (2 x 9 x 9) are one over that copy and
-// B's panels, unrolled by 4, the last 2 steps after it.
+// B's panels, unrolled by 4 (20 floats of the copy), the last 2 steps
+// after it.
 // CHECK-LABEL: func.func @filter_grad_panel
 // CHECK: memref.alloca() {alignment = 64 : i64} : memref<818xf32>
 // CHECK: vector.maskedload
 // CHECK: vector.store
-// CHECK: scf.for {{.*}} = %c0{{[_0-9]*}} to %c160{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args({{.*}}) -> ({{(vector<8xf32>, ){10}index}}, index)
+// CHECK: scf.for {{.*}} = %c0{{[_0-9]*}} to %c800{{[_0-9]*}} step %c20{{[_0-9]*}} iter_args({{.*}}) -> ({{(vector<8xf32>, ){10}index}})
 // CHECK-COUNT-40: vector.fma
 // CHECK: }
 // CHECK-COUNT-20: vector.fma
@@ -481,7 +486,7 @@ func.func @filter_grad_rgb(%x: memref<2x36x36x3xf32>, %dy: memref<2x32x32x32xf32
 // AVX512: memref.alloca() {alignment = 64 : i64} : memref<1636xf32>
 // AVX512: vector.maskedload
 // AVX512: vector.store
-// AVX512: scf.for {{.*}} = %c0{{[_0-9]*}} to %c160{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args({{.*}}) -> ({{(vector<16xf32>, ){20}index}}, index)
+// AVX512: scf.for {{.*}} = %c0{{[_0-9]*}} to %c1600{{[_0-9]*}} step %c40{{[_0-9]*}} iter_args({{.*}}) -> ({{(vector<16xf32>, ){20}index}})
 // AVX512-COUNT-80: vector.fma
 // AVX512: }
 // AVX512-COUNT-40: vector.fma

@@ -77,25 +77,46 @@ SmallVector<Value> Emitter::innerLoops(unsigned level, Value aK, Value bK,
   if (unroll * stride == trip)
     return body(aK, bK, accs, unroll);
   int64_t whole = trip - trip % (unroll * stride);
+  // The loop's induction variable is A's offset (or B's, where A's does not
+  // grow along d), and it carries the other: two induction variables, not
+  // a counter beside them, which LLVM's IndVarSimplify (not run on these
+  // kernels, compiler/lib/Driver/Optimize.cpp) would have to fold away. A
+  // counter remains where neither offset grows.
+  int64_t groups = whole / (unroll * stride);
+  int64_t groupA = unroll * stride * ca, groupB = unroll * stride * cb;
+  bool onA = groupA > 0, counted = !onA && groupB <= 0;
+  int64_t ivStep = counted ? unroll * stride : onA ? groupA : groupB;
+  Value from = counted ? idx(0) : onA ? aK : bK;
+  Value to = add(from, idx(groups * ivStep));
   SmallVector<Value> init(accs);
-  init.append({aK, bK});
-  auto loop = scf::ForOp::create(b, loc, idx(0), idx(whole),
-                                 idx(unroll * stride), init);
+  if (counted)
+    init.append({aK, bK});
+  else
+    init.push_back(onA ? bK : aK);
+  auto loop = scf::ForOp::create(b, loc, from, to, idx(ivStep), init);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     ValueRange carried = loop.getRegionIterArgs();
-    Value aAt = carried[accs.size()], bAt = carried[accs.size() + 1];
+    Value iv = loop.getInductionVar();
+    Value aAt = counted ? carried[accs.size()] : onA ? iv : carried.back();
+    Value bAt = counted ? carried[accs.size() + 1] : onA ? carried.back() : iv;
     SmallVector<Value> next = body(
         aAt, bAt, SmallVector<Value>(carried.take_front(accs.size())), unroll);
-    next.append({add(aAt, idx(unroll * stride * ca)),
-                 add(bAt, idx(unroll * stride * cb))});
+    if (counted || !onA)
+      next.push_back(add(aAt, idx(groupA)));
+    if (counted || onA)
+      next.push_back(add(bAt, idx(groupB)));
     scf::YieldOp::create(b, loc, next);
   }
   SmallVector<Value> out(loop.getResults().take_front(accs.size()));
+  Value aEnd = counted || !onA ? loop.getResult(accs.size())
+                               : add(aK, idx(groups * groupA));
+  Value bEnd = counted ? loop.getResult(accs.size() + 1)
+               : onA   ? loop.getResults().back()
+                       : add(bK, idx(groups * groupB));
   // The steps past the last whole unrolled group.
-  return body(loop.getResult(accs.size()), loop.getResult(accs.size() + 1), out,
-              (trip - whole) / stride);
+  return body(aEnd, bEnd, out, (trip - whole) / stride);
 }
 
 //===----------------------------------------------------------------------===//
