@@ -18,7 +18,9 @@
 
 #include "nnc/Codegen/CPU/Passes.h"
 
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/CommandLine.h"
@@ -122,6 +124,34 @@ bool idlePass(StringRef pass, Any ir) {
   return pass == "LoopUnrollPass" && !hasFloatRecurrence(*f);
 }
 
+/// Marks optnone the functions that only start a parallel region (a
+/// kernel's entry: its loops are in the `..omp_par` function OpenMP's
+/// translation outlined, which the entry hands to `__kmpc_fork_call`). The
+/// entries are a few stores and a call, run once per kernel call; without
+/// optimisation, ResNet-50's 188 take about 0.13 s less CPU to compile
+/// (its `--emit=llvm-ir` 1.79 -> 1.73 s, `llc` 3.59 -> 3.51 s, medians of
+/// three). An entry with a loop of its own (a kernel that runs on one
+/// thread around its region) is optimised.
+void skipParallelRegionEntries(Module &module) {
+  for (Function &f : module) {
+    if (f.isDeclaration() || f.hasOptNone())
+      continue;
+    bool forks = any_of(instructions(f), [](const Instruction &inst) {
+      const auto *call = dyn_cast<CallBase>(&inst);
+      const Function *callee = call ? call->getCalledFunction() : nullptr;
+      return callee && callee->getName() == "__kmpc_fork_call";
+    });
+    if (!forks)
+      continue;
+    SmallVector<std::pair<const BasicBlock *, const BasicBlock *>> backEdges;
+    FindFunctionBackedges(f, backEdges);
+    if (!backEdges.empty())
+      continue;
+    f.addFnAttr(Attribute::OptimizeNone);
+    f.addFnAttr(Attribute::NoInline);
+  }
+}
+
 /// Turns the code generator's own loop strength reduction off (its
 /// `-disable-lsr`), once, unless the command line set it. A CUDA model's
 /// kernels are compiled to PTX earlier, in the MLIR pipeline, with it on.
@@ -139,6 +169,7 @@ void disableCodegenStrengthReduction() {
 Error nnc::optimizeModule(Module &module, TargetMachine &machine,
                           unsigned optLevel) {
   disableCodegenStrengthReduction();
+  skipParallelRegionEntries(module);
   OptimizationLevel level = optLevel == 0   ? OptimizationLevel::O0
                             : optLevel == 1 ? OptimizationLevel::O1
                             : optLevel == 2 ? OptimizationLevel::O2
