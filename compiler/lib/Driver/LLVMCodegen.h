@@ -31,9 +31,10 @@ mlir::FailureOr<TargetModule> translateForTarget(mlir::ModuleOp module,
                                                  llvm::LLVMContext &context,
                                                  const CodegenOptions &options);
 
-/// Runs LLVM's optimisation pipeline for `optLevel` on `module`, with loop
-/// strength reduction at its end for every function but the contraction
-/// kernels, and the code generator's own turned off (Optimize.cpp).
+/// Runs LLVM's optimisation pipeline for `optLevel` (-O2's for 3) on
+/// `module`, with loop strength reduction at its end for every function
+/// but the contraction kernels, and the code generator's own turned off
+/// (Optimize.cpp).
 llvm::Error optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
                            unsigned optLevel);
 
