@@ -46,6 +46,24 @@ private:
       createFunctionToLoopPassAdaptor(LoopStrengthReducePass());
 };
 
+/// Whether a loop of `f` carries a floating-point value (a reduction) from
+/// one iteration to the next. The partial unroller runs only on such
+/// kernels: an elementwise loop or a copy, whose vectorised body is a few
+/// loads and a store bound by memory, gains nothing from it, while the
+/// copies of 84 vectors of a padded image came out unrolled 21 times, and
+/// loop strength reduction, instruction selection and register allocation
+/// then paid for every copy. Without it elsewhere, ResNet-50's
+/// optimisation took 1.79 s of CPU against 2.00 s and its code generation
+/// 3.52 against 3.76 (three rounds each, `--emit=llvm-ir` and `llc`), and
+/// its training step and cifar10_cnn's ran as fast.
+bool hasFloatRecurrence(const Function &f) {
+  for (const BasicBlock &block : f)
+    for (const PHINode &phi : block.phis())
+      if (phi.getType()->isFPOrFPVectorTy())
+        return true;
+  return false;
+}
+
 /// Whether `pass` may be skipped on `ir`, a function or loop of an nnc
 /// module: it finds nothing to do there, or nothing that matters. They took
 /// 12% of cifar10_cnn's optimisation and code generation, most of it loop
@@ -82,24 +100,8 @@ private:
 ///   with that loop, 35 of their 82 FMA loops come out an instruction
 ///   shorter (no counter beside the offsets), 4 longer by one or two
 ///   instructions after the loop, the rest the same.
-/// Whether a loop of `f` carries a floating-point value (a reduction) from
-/// one iteration to the next. The partial unroller runs only on such
-/// kernels: an elementwise loop or a copy, whose vectorised body is a few
-/// loads and a store bound by memory, gains nothing from it, while the
-/// copies of 84 vectors of a padded image came out unrolled 21 times, and
-/// loop strength reduction, instruction selection and register allocation
-/// then paid for every copy. Without it elsewhere, ResNet-50's
-/// optimisation took 1.79 s of CPU against 2.00 s and its code generation
-/// 3.52 against 3.76 (three rounds each, `--emit=llvm-ir` and `llc`), and
-/// its training step and cifar10_cnn's ran as fast.
-bool hasFloatRecurrence(const Function &f) {
-  for (const BasicBlock &block : f)
-    for (const PHINode &phi : block.phis())
-      if (phi.getType()->isFPOrFPVectorTy())
-        return true;
-  return false;
-}
-
+/// - In the other kernels, the partial unroller where no loop carries a
+///   float (hasFloatRecurrence).
 bool idlePass(StringRef pass, Any ir) {
   if (is_contained({"LoopLoadEliminationPass", "DSEPass", "LoopDeletionPass",
                     "CalledValuePropagationPass", "LoopInstSimplifyPass",
