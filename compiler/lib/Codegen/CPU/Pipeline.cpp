@@ -160,9 +160,9 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   addWherePresent(functionsAgain, "vector",
                   "func.func(convert-vector-to-llvm)");
   // What is left (arith, ub, index, cf, omp, func) in one conversion: each
-  // conversion pass walks and legalises every op of its functions, and the
-  // six of them took 2.2 s of Inception-v3's CPU against 0.95 s for the one
-  // (its LLVM dialect is byte for byte the same).
+  // conversion pass walks and legalises every op of its functions. On
+  // Inception-v3's module on one thread, the six took 2.2 s against 0.95 s
+  // for the one, whose LLVM dialect is byte for byte the same.
   addUpstream(parts, "convert-to-llvm,reconcile-unrealized-casts");
   // Each access's read of its buffer's pointer out of the descriptor
   // becomes the pointer, before LLVM translates them all.
