@@ -12,6 +12,7 @@
 #include "nnc/Codegen/CUDA/Passes.h"
 #include "nnc/Conversion/Passes.h"
 #include "nnc/Transforms/Passes.h"
+#include "nnc/Transforms/StaticSlices.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -54,6 +55,9 @@ void nnc::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::vector::VectorDialect, mlir::affine::AffineDialect,
                   mlir::cf::ControlFlowDialect, mlir::ub::UBDialect,
                   mlir::index::IndexDialect>();
+  // First: the first model of an interface registered for an op is the
+  // one it keeps, and this one replaces upstream's.
+  registerStaticSliceModels(registry);
   // Interface models of the upstream dialects: bufferization of the ops the
   // CPU pipeline produces, and the extensions (conversion to LLVM, ...).
   mlir::arith::registerBufferizableOpInterfaceExternalModels(registry);
