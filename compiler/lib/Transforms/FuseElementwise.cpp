@@ -52,7 +52,14 @@ struct FuseElementwisePass
     tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
     context->getLoadedDialect<linalg::LinalgDialect>()
         ->getCanonicalizationPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    // No region simplification: the functions are one block, and it ran
+    // dead-code analysis over every op and linalg body after each
+    // iteration, for nothing (every model's linalg is the same without it;
+    // Inception-v3's pass, on one thread: 0.26 -> 0.21 s).
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     config)))
       signalPassFailure();
   }
 };
