@@ -25,18 +25,6 @@ using namespace mlir;
 
 namespace {
 
-/// The constants of `values`, or nothing when one of them is dynamic.
-std::optional<SmallVector<int64_t>> constants(ArrayRef<OpFoldResult> values) {
-  SmallVector<int64_t> result;
-  for (OpFoldResult value : values) {
-    std::optional<int64_t> constant = getConstantIntValue(value);
-    if (!constant)
-      return std::nullopt;
-    result.push_back(*constant);
-  }
-  return result;
-}
-
 /// Whether `a` and `b` are the same slice, when both are static.
 std::optional<bool> sameStaticSlice(const HyperrectangularSlice &a,
                                     const HyperrectangularSlice &b) {
@@ -46,7 +34,8 @@ std::optional<bool> sameStaticSlice(const HyperrectangularSlice &a,
   };
   bool same = true;
   for (auto [x, y] : llvm::zip_equal(parts(a), parts(b))) {
-    std::optional<SmallVector<int64_t>> cx = constants(x), cy = constants(y);
+    std::optional<SmallVector<int64_t>> cx = getConstantIntValues(x),
+                                        cy = getConstantIntValues(y);
     if (!cx || !cy || cx->size() != cy->size())
       return std::nullopt;
     same = same && *cx == *cy;
