@@ -18,9 +18,9 @@
 
 #include "nnc/Codegen/CPU/Passes.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/CommandLine.h"
@@ -135,22 +135,23 @@ bool idlePass(StringRef pass, Any ir) {
 /// three). An entry with a loop of its own (a kernel that runs on one
 /// thread around its region) is optimised.
 void skipParallelRegionEntries(Module &module) {
-  for (Function &f : module) {
-    if (f.isDeclaration() || f.hasOptNone())
-      continue;
-    bool forks = any_of(instructions(f), [](const Instruction &inst) {
-      const auto *call = dyn_cast<CallBase>(&inst);
-      const Function *callee = call ? call->getCalledFunction() : nullptr;
-      return callee && callee->getName() == "__kmpc_fork_call";
-    });
-    if (!forks)
+  Function *fork = module.getFunction("__kmpc_fork_call");
+  if (!fork)
+    return;
+  SmallPtrSet<Function *, 16> entries;
+  for (User *user : fork->users())
+    if (auto *call = dyn_cast<CallBase>(user);
+        call && call->getCalledFunction() == fork)
+      entries.insert(call->getFunction());
+  for (Function *f : entries) {
+    if (f->hasOptNone())
       continue;
     SmallVector<std::pair<const BasicBlock *, const BasicBlock *>> backEdges;
-    FindFunctionBackedges(f, backEdges);
+    FindFunctionBackedges(*f, backEdges);
     if (!backEdges.empty())
       continue;
-    f.addFnAttr(Attribute::OptimizeNone);
-    f.addFnAttr(Attribute::NoInline);
+    f->addFnAttr(Attribute::OptimizeNone);
+    f->addFnAttr(Attribute::NoInline);
   }
 }
 
