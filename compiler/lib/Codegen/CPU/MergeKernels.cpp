@@ -15,15 +15,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelShape.h"
+
 #include "nnc/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/Threading.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/Hashing.h"
-#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace nnc::cpu {
@@ -32,13 +31,10 @@ namespace nnc::cpu {
 } // namespace nnc::cpu
 
 using namespace mlir;
+using namespace nnc::cpu;
 using LLVM::LLVMFuncOp;
 
 namespace {
-
-/// A merged kernel takes at most this many constants as arguments: six
-/// pass in registers, the rest on the stack, read once per call.
-constexpr unsigned kMaxParameters = 12;
 
 /// The integer a splat of 8- to 64-bit integers repeats, or null.
 IntegerAttr splatInteger(Attribute value) {
@@ -49,164 +45,52 @@ IntegerAttr splatInteger(Attribute value) {
   return splat.getSplatValue<IntegerAttr>();
 }
 
-/// Whether the constant `use` reads may become an argument: a 64-bit
-/// integer read by an addition, subtraction, multiplication, comparison,
-/// selection, address, or branch or loop bound, or a vector of one integer
-/// read by an element-wise comparison, addition, subtraction,
-/// multiplication or selection (a max pooling's gradient compares each
-/// window position with the position the forward pass chose). A divisor, a
-/// shift amount or a mask keeps its value, which instruction selection
-/// relies on (a division by a constant is a multiplication); so does an
-/// operand of a call or an intrinsic.
-bool isParameterizable(OpOperand &use) {
-  auto c = use.get().getDefiningOp<LLVM::ConstantOp>();
-  if (!c)
-    return false;
-  Operation *user = use.getOwner();
-  if (isa<VectorType>(c.getType()) && splatInteger(c.getValue())) {
-    if (isa<LLVM::SelectOp>(user))
-      return use.getOperandNumber() != 0;
-    return isa<LLVM::AddOp, LLVM::SubOp, LLVM::MulOp, LLVM::ICmpOp>(user);
-  }
-  auto type = dyn_cast<IntegerType>(c.getType());
-  if (!type || type.getWidth() != 64 || !isa<IntegerAttr>(c.getValue()))
-    return false;
-  if (isa<LLVM::SelectOp, LLVM::GEPOp>(user))
-    return use.getOperandNumber() != 0;
-  if (auto insert = dyn_cast<LLVM::InsertValueOp>(user))
-    return use.get() == insert.getValue();
-  return isa<LLVM::AddOp, LLVM::SubOp, LLVM::MulOp, LLVM::ICmpOp, LLVM::SMinOp,
-             LLVM::SMaxOp, LLVM::BrOp, LLVM::CondBrOp, omp::LoopNestOp>(user);
-}
-
-/// A kernel's operations in pre-order, its values and blocks numbered in
-/// the order they appear, and the uses of constants that may become
-/// arguments set apart. Two kernels have the same shape when their tokens
-/// are equal and their operations' properties match but for the values
-/// those uses read. A constant is no token of its own: each use stands for
-/// the value it reads, a parameter or not. The canonicaliser shares one
-/// constant among all the uses of a value, so a 3x3x3x64 filter's update
-/// (loop bounds 3, 3 and 3: one constant) and a 3x3x64x64 one's (3, 3 and
-/// 64: two) differ in which uses share a constant, not in what they
-/// compute.
-class KernelShape {
+/// The constants of the LLVM dialect.
+class LLVMKernelPolicy : public nnc::cpu::KernelPolicy {
 public:
-  explicit KernelShape(LLVMFuncOp f) : function(f) {
-    NamedAttrList attrs(
-        cast<DictionaryAttr>(f->getPropertiesAsAttribute()).getValue());
-    attrs.erase(f.getSymNameAttrName());
-    token(attrs.getDictionary(f.getContext()).getAsOpaquePointer());
-    token(f->getRawDictionaryAttrs().getAsOpaquePointer());
-    addRegion(f.getBody());
-    hash = llvm::hash_combine_range(tokens.begin(), tokens.end());
+  bool isConstant(Operation *op) const override {
+    return isa<LLVM::ConstantOp>(op);
+  }
+  Attribute constantValue(Operation *op) const override {
+    return cast<LLVM::ConstantOp>(op).getValue();
   }
 
-  bool operator==(const KernelShape &other) const {
-    if (hash != other.hash || tokens != other.tokens)
+  /// Whether the constant `use` reads may become an argument: a 64-bit
+  /// integer read by an addition, subtraction, multiplication, comparison,
+  /// selection, address, or branch or loop bound, or a vector of one
+  /// integer read by an element-wise comparison, addition, subtraction,
+  /// multiplication or selection (a max pooling's gradient compares each
+  /// window position with the position the forward pass chose). A divisor,
+  /// a shift amount or a mask keeps its value, which instruction selection
+  /// relies on (a division by a constant is a multiplication); so does an
+  /// operand of a call or an intrinsic.
+  bool isParameter(OpOperand &use) const override {
+    auto c = use.get().getDefiningOp<LLVM::ConstantOp>();
+    Operation *user = use.getOwner();
+    if (isa<VectorType>(c.getType()) && splatInteger(c.getValue())) {
+      if (isa<LLVM::SelectOp>(user))
+        return use.getOperandNumber() != 0;
+      return isa<LLVM::AddOp, LLVM::SubOp, LLVM::MulOp, LLVM::ICmpOp>(user);
+    }
+    auto type = dyn_cast<IntegerType>(c.getType());
+    if (!type || type.getWidth() != 64 || !isa<IntegerAttr>(c.getValue()))
       return false;
-    for (auto [x, y] : llvm::zip_equal(ops, other.ops))
-      if (!x->getName().compareOpProperties(x->getPropertiesStorage(),
-                                            y->getPropertiesStorage()))
-        return false;
-    return true;
+    if (isa<LLVM::SelectOp, LLVM::GEPOp>(user))
+      return use.getOperandNumber() != 0;
+    if (auto insert = dyn_cast<LLVM::InsertValueOp>(user))
+      return use.get() == insert.getValue();
+    return isa<LLVM::AddOp, LLVM::SubOp, LLVM::MulOp, LLVM::ICmpOp,
+               LLVM::SMinOp, LLVM::SMaxOp, LLVM::BrOp, LLVM::CondBrOp,
+               omp::LoopNestOp>(user);
   }
 
-  LLVMFuncOp function;
-  llvm::hash_code hash;
-  /// The uses of the constants that may become arguments, in order.
-  SmallVector<OpOperand *> parameters;
-
-  /// The value the `i`-th parameter reads, as an i64 (a vector's
-  /// repeated integer, sign-extended).
-  Attribute parameterValue(unsigned i) const {
-    Attribute value =
-        cast<LLVM::ConstantOp>(parameters[i]->get().getDefiningOp()).getValue();
+  /// The value as an i64 (a vector's repeated integer, sign-extended).
+  Attribute parameterValue(Operation *constant) const override {
+    Attribute value = constantValue(constant);
     if (IntegerAttr element = splatInteger(value))
       return IntegerAttr::get(IntegerType::get(value.getContext(), 64),
                               element.getValue().getSExtValue());
     return value;
-  }
-
-private:
-  void token(const void *pointer) {
-    tokens.push_back(reinterpret_cast<uintptr_t>(pointer));
-  }
-  void token(size_t n) { tokens.push_back(n); }
-  size_t id(Value v) {
-    return values.try_emplace(v, values.size()).first->second;
-  }
-  size_t id(Block *b) {
-    return blocks.try_emplace(b, blocks.size()).first->second;
-  }
-
-  void addRegion(Region &region) {
-    token(region.getBlocks().size());
-    for (Block &block : region) {
-      token(id(&block));
-      token(block.getNumArguments());
-      for (BlockArgument arg : block.getArguments()) {
-        token(arg.getType().getAsOpaquePointer());
-        token(id(arg));
-      }
-      for (Operation &op : block)
-        addOp(&op);
-    }
-  }
-
-  void addOp(Operation *op) {
-    if (isa<LLVM::ConstantOp>(op))
-      return; // its uses stand for it
-    token(op->getName().getAsOpaquePointer());
-    token(op->getRawDictionaryAttrs().getAsOpaquePointer());
-    ops.push_back(op);
-    token(static_cast<size_t>(op->hashProperties()));
-    token(op->getNumOperands());
-    for (OpOperand &operand : op->getOpOperands()) {
-      auto constant = operand.get().getDefiningOp<LLVM::ConstantOp>();
-      if (!constant) {
-        token(size_t{0});
-        token(id(operand.get()));
-        continue;
-      }
-      bool parameter = isParameterizable(operand);
-      token(size_t{parameter ? 2u : 1u});
-      token(constant.getType().getAsOpaquePointer());
-      if (parameter)
-        parameters.push_back(&operand); // its value may differ
-      else
-        token(constant.getValue().getAsOpaquePointer());
-    }
-    token(op->getNumResults());
-    for (Value result : op->getResults()) {
-      token(result.getType().getAsOpaquePointer());
-      token(id(result));
-    }
-    token(op->getNumSuccessors());
-    for (Block *successor : op->getSuccessors())
-      token(id(successor));
-    token(op->getNumRegions());
-    for (Region &region : op->getRegions())
-      addRegion(region);
-  }
-
-  /// Operations whose properties are compared (all but the parameters).
-  SmallVector<Operation *> ops;
-  SmallVector<uintptr_t> tokens;
-  DenseMap<Value, size_t> values;
-  DenseMap<Block *, size_t> blocks;
-};
-
-struct KernelShapeInfo : DenseMapInfo<const KernelShape *> {
-  static unsigned getHashValue(const KernelShape *shape) {
-    return static_cast<size_t>(shape->hash);
-  }
-  static bool isEqual(const KernelShape *x, const KernelShape *y) {
-    if (x == y)
-      return true;
-    if (x == getEmptyKey() || x == getTombstoneKey() || y == getEmptyKey() ||
-        y == getTombstoneKey())
-      return false;
-    return *x == *y;
   }
 };
 
@@ -257,46 +141,6 @@ Value splatArgument(OpBuilder &b, Value argument, VectorType type) {
       b, loc, vector, poison, SmallVector<int32_t>(type.getNumElements(), 0));
 }
 
-/// The values each parameter reads across a group of kernels, for the
-/// parameters whose values differ, and which parameters read each such
-/// column of values: one argument each.
-using Columns = llvm::MapVector<SmallVector<Attribute>, SmallVector<unsigned>>;
-
-Columns columnsOf(ArrayRef<KernelShape *> group) {
-  Columns columns;
-  for (unsigned i = 0, e = group.front()->parameters.size(); i < e; ++i) {
-    SmallVector<Attribute> column;
-    for (KernelShape *shape : group)
-      column.push_back(shape->parameterValue(i));
-    if (llvm::any_of(column, [&](Attribute a) { return a != column.front(); }))
-      columns[column].push_back(i);
-  }
-  return columns;
-}
-
-/// Splits `group`, kernels of one shape, into groups that each take at most
-/// kMaxParameters arguments merged: each one the first kernel left and
-/// every other kernel left that keeps it within the bound.
-SmallVector<SmallVector<KernelShape *>>
-splitGroup(ArrayRef<KernelShape *> group) {
-  SmallVector<SmallVector<KernelShape *>> parts;
-  SmallVector<KernelShape *> left(group);
-  while (left.size() > 1) {
-    SmallVector<KernelShape *> part = {left.front()}, rest;
-    for (KernelShape *shape : llvm::drop_begin(left)) {
-      part.push_back(shape);
-      if (columnsOf(part).size() > kMaxParameters) {
-        part.pop_back();
-        rest.push_back(shape);
-      }
-    }
-    if (part.size() > 1)
-      parts.push_back(std::move(part));
-    left = std::move(rest);
-  }
-  return parts;
-}
-
 /// Merges `group`, kernels of one shape, into its first. The uses of
 /// constants whose values differ between them read its trailing arguments
 /// instead, one per distinct column of values (a kernel often repeats a
@@ -307,12 +151,13 @@ SmallVector<LLVMFuncOp> merge(ArrayRef<KernelShape *> group,
                               DenseMap<StringAttr, Redirect> &redirects) {
   KernelShape &first = *group.front();
   Columns columns = columnsOf(group);
-  LLVMFuncOp kernel = first.function;
+  auto kernel = cast<LLVMFuncOp>(first.function);
   unsigned numArgs = kernel.getNumArguments();
   appendArguments(kernel, columns.size());
   auto callee = FlatSymbolRefAttr::get(kernel.getSymNameAttr());
   for (auto [i, shape] : llvm::enumerate(group)) {
-    Redirect &redirect = redirects[shape->function.getSymNameAttr()];
+    Redirect &redirect =
+        redirects[cast<LLVMFuncOp>(shape->function).getSymNameAttr()];
     redirect.callee = callee;
     for (const SmallVector<Attribute> &column : columns.keys())
       redirect.arguments.push_back(column[i]);
@@ -336,8 +181,9 @@ SmallVector<LLVMFuncOp> merge(ArrayRef<KernelShape *> group,
   for (Operation *c : constants)
     if (c->use_empty())
       c->erase();
-  return llvm::map_to_vector(
-      group.drop_front(), [](KernelShape *shape) { return shape->function; });
+  return llvm::map_to_vector(group.drop_front(), [](KernelShape *shape) {
+    return cast<LLVMFuncOp>(shape->function);
+  });
 }
 
 /// Points `call` at its kernel's merged function, with the constants that
@@ -364,21 +210,16 @@ struct MergeKernelsPass
       if (!f.isExternal())
         (f.getName().starts_with(nnc::cpu::kKernelPrefix) ? kernels : callers)
             .push_back(f);
-    // Reading a kernel's shape only reads the kernel.
-    std::vector<std::optional<KernelShape>> shapes(kernels.size());
-    parallelFor(&getContext(), 0, kernels.size(),
-                [&](size_t i) { shapes[i].emplace(kernels[i]); });
-    llvm::MapVector<const KernelShape *, SmallVector<KernelShape *>,
-                    DenseMap<const KernelShape *, unsigned, KernelShapeInfo>>
-        groups;
-    for (std::optional<KernelShape> &shape : shapes)
-      groups[&*shape].push_back(&*shape);
-
+    LLVMKernelPolicy policy;
+    KernelGroups groups = groupKernels(
+        &getContext(),
+        llvm::map_to_vector(
+            kernels, [](LLVMFuncOp f) -> FunctionOpInterface { return f; }),
+        policy);
     DenseMap<StringAttr, Redirect> redirects;
     SmallVector<LLVMFuncOp> merged;
-    for (auto &[key, group] : groups)
-      for (ArrayRef<KernelShape *> part : splitGroup(group))
-        llvm::append_range(merged, merge(part, redirects));
+    for (ArrayRef<KernelShape *> group : groups.groups)
+      llvm::append_range(merged, merge(group, redirects));
     if (redirects.empty())
       return;
     // Kernels call no kernel: the model's functions make every call.

@@ -70,6 +70,8 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   // and fills of any shape are one kernel.
   pm.addNestedPass<func::FuncOp>(createGenericFillsPass());
   pm.addPass(createOutlineKernelsPass());
+  // Contraction kernels that differ in constants alone are lowered once.
+  pm.addPass(createMergeFlatKernelsPass());
   // Everything else: threads over the outer loops, vectors along the
   // innermost dimension. Other loops: parallel over the outer parallel
   // dimensions, the output's last dimension innermost for LLVM's

@@ -261,6 +261,31 @@ def LowerEntryPointsPass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def MergeFlatKernelsPass
+    : Pass<"nnc-cpu-merge-flat-kernels", "::mlir::ModuleOp"> {
+  let summary = "Merge contraction kernels that differ only in index "
+                "constants and buffer sizes, before their lowering";
+  let description = [{
+    Runs on buffers, after nnc-cpu-outline-kernels. Contraction kernels
+    (`nnc-contraction`) that take their buffers as bare pointers to flat
+    (one-dimensional, static, identity) memrefs, each only read and written
+    element by element (loads, stores, prefetches), and whose operations,
+    attributes and wiring are the same, differing only in the sizes of
+    those buffers and in the values of index constants used by additions,
+    subtractions, multiplications, comparisons, minima and maxima,
+    selections, loop bounds and steps, and element indices, become one: the
+    first, which takes the values that differ as trailing `index`
+    arguments, one per distinct column of values across the kernels (at
+    most 12). Each call to one of them calls it, with that kernel's values,
+    its buffers viewed (`memref.reinterpret_cast`) as the first's types.
+    Other constants (divisors, shift amounts, masks, casts, floats) keep
+    their values: kernels that differ in them stay apart.
+    nnc-cpu-merge-kernels then merges what is left once lowered.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def MergeKernelsPass : Pass<"nnc-cpu-merge-kernels", "::mlir::ModuleOp"> {
   let summary = "Merge kernels that differ only in integer constants";
   let description = [{

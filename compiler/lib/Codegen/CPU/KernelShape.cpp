@@ -1,0 +1,155 @@
+//===- KernelShape.cpp - kernels equal but for some constants -------------===//
+//
+// Part of nnc.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelShape.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/Threading.h"
+
+using namespace mlir;
+using namespace nnc::cpu;
+
+KernelShape::KernelShape(FunctionOpInterface f, const KernelPolicy &policy)
+    : function(f), policy(policy) {
+  NamedAttrList attrs(
+      cast<DictionaryAttr>(f->getPropertiesAsAttribute()).getValue());
+  attrs.erase(SymbolTable::getSymbolAttrName());
+  for (StringRef name : policy.ignoredProperties())
+    attrs.erase(name);
+  token(attrs.getDictionary(f->getContext()).getAsOpaquePointer());
+  token(f->getRawDictionaryAttrs().getAsOpaquePointer());
+  addRegion(f.getFunctionBody(), /*isBody=*/true);
+  hash = llvm::hash_combine_range(tokens.begin(), tokens.end());
+}
+
+bool KernelShape::operator==(const KernelShape &other) const {
+  if (hash != other.hash || tokens != other.tokens)
+    return false;
+  for (auto [x, y] : llvm::zip_equal(ops, other.ops))
+    if (!x->getName().compareOpProperties(x->getPropertiesStorage(),
+                                          y->getPropertiesStorage()))
+      return false;
+  return true;
+}
+
+void KernelShape::addRegion(Region &region, bool isBody) {
+  token(region.getBlocks().size());
+  for (Block &block : region) {
+    token(id(&block));
+    token(block.getNumArguments());
+    bool entry = isBody && &block == &region.front();
+    for (BlockArgument arg : block.getArguments()) {
+      Type type = entry ? policy.argumentType(arg.getType()) : arg.getType();
+      token(type.getAsOpaquePointer());
+      token(id(arg));
+    }
+    for (Operation &op : block)
+      addOp(&op);
+  }
+}
+
+void KernelShape::addOp(Operation *op) {
+  if (policy.isConstant(op))
+    return; // its uses stand for it
+  token(op->getName().getAsOpaquePointer());
+  token(op->getRawDictionaryAttrs().getAsOpaquePointer());
+  ops.push_back(op);
+  token(static_cast<size_t>(op->hashProperties()));
+  token(op->getNumOperands());
+  for (OpOperand &operand : op->getOpOperands()) {
+    Operation *constant = operand.get().getDefiningOp();
+    if (!constant || !policy.isConstant(constant)) {
+      token(size_t{0});
+      token(id(operand.get()));
+      continue;
+    }
+    bool parameter = policy.isParameter(operand);
+    token(size_t{parameter ? 2u : 1u});
+    token(operand.get().getType().getAsOpaquePointer());
+    if (parameter)
+      parameters.push_back(&operand); // its value may differ
+    else
+      token(policy.constantValue(constant).getAsOpaquePointer());
+  }
+  token(op->getNumResults());
+  for (Value result : op->getResults()) {
+    token(result.getType().getAsOpaquePointer());
+    token(id(result));
+  }
+  token(op->getNumSuccessors());
+  for (Block *successor : op->getSuccessors())
+    token(id(successor));
+  token(op->getNumRegions());
+  for (Region &region : op->getRegions())
+    addRegion(region, /*isBody=*/false);
+}
+
+Columns nnc::cpu::columnsOf(ArrayRef<KernelShape *> group) {
+  Columns columns;
+  for (unsigned i = 0, e = group.front()->parameters.size(); i < e; ++i) {
+    SmallVector<Attribute> column;
+    for (KernelShape *shape : group)
+      column.push_back(shape->parameterValue(i));
+    if (llvm::any_of(column, [&](Attribute a) { return a != column.front(); }))
+      columns[column].push_back(i);
+  }
+  return columns;
+}
+
+namespace {
+struct KernelShapeInfo : DenseMapInfo<const KernelShape *> {
+  static unsigned getHashValue(const KernelShape *shape) {
+    return static_cast<size_t>(shape->hash);
+  }
+  static bool isEqual(const KernelShape *x, const KernelShape *y) {
+    if (x == y)
+      return true;
+    if (x == getEmptyKey() || x == getTombstoneKey() || y == getEmptyKey() ||
+        y == getTombstoneKey())
+      return false;
+    return *x == *y;
+  }
+};
+
+/// Splits `group`, kernels of one shape, into groups that each take at most
+/// kMaxParameters arguments merged: each one the first kernel left and
+/// every other kernel left that keeps it within the bound.
+void splitGroup(ArrayRef<KernelShape *> group,
+                SmallVectorImpl<SmallVector<KernelShape *>> &parts) {
+  SmallVector<KernelShape *> left(group);
+  while (left.size() > 1) {
+    SmallVector<KernelShape *> part = {left.front()}, rest;
+    for (KernelShape *shape : llvm::drop_begin(left)) {
+      part.push_back(shape);
+      if (columnsOf(part).size() > kMaxParameters) {
+        part.pop_back();
+        rest.push_back(shape);
+      }
+    }
+    if (part.size() > 1)
+      parts.push_back(std::move(part));
+    left = std::move(rest);
+  }
+}
+} // namespace
+
+KernelGroups nnc::cpu::groupKernels(MLIRContext *context,
+                                    ArrayRef<FunctionOpInterface> kernels,
+                                    const KernelPolicy &policy) {
+  KernelGroups result;
+  result.shapes.resize(kernels.size());
+  parallelFor(context, 0, kernels.size(),
+              [&](size_t i) { result.shapes[i].emplace(kernels[i], policy); });
+  llvm::MapVector<const KernelShape *, SmallVector<KernelShape *>,
+                  DenseMap<const KernelShape *, unsigned, KernelShapeInfo>>
+      shapes;
+  for (std::optional<KernelShape> &shape : result.shapes)
+    shapes[&*shape].push_back(&*shape);
+  for (auto &[key, group] : shapes)
+    splitGroup(group, result.groups);
+  return result;
+}

@@ -1,0 +1,218 @@
+//===- MergeFlatKernels.cpp - the nnc-cpu-merge-flat-kernels pass ---------===//
+//
+// Part of nnc. nnc-cpu-merge-kernels merges kernels that differ in
+// constants alone once they are in the LLVM dialect; this pass merges the
+// contraction kernels so before their lowering, which then lowers each
+// merged kernel once. A contraction kernel (nnc-cpu-contractions) reads
+// and writes its buffers through flat views, element by element at the
+// offsets it computes, so two of them that differ in their constants and
+// in the sizes of their buffers alone compute the same thing given the
+// same constants. Inception-v3's 220 contraction kernels are 137 once
+// lowered and merged, and their lowering was half of all the kernels';
+// merged first, they are 127.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelShape.h"
+
+#include "nnc/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace nnc::cpu {
+#define GEN_PASS_DEF_MERGEFLATKERNELSPASS
+#include "nnc/Codegen/CPU/Passes.h.inc"
+} // namespace nnc::cpu
+
+using namespace mlir;
+using namespace nnc::cpu;
+
+namespace {
+
+/// A one-dimensional buffer of static size and no offset: the kernel
+/// addresses its elements itself.
+bool isFlat(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && memref.getRank() == 1 && memref.hasStaticShape() &&
+         memref.getLayout().isIdentity() && !memref.getMemorySpace();
+}
+
+/// Whether `use`, a use of a buffer, only reads or writes elements of it.
+bool isElementAccess(OpOperand &use) {
+  return isa<memref::LoadOp, memref::StoreOp, memref::PrefetchOp,
+             vector::LoadOp, vector::StoreOp, vector::MaskedLoadOp,
+             vector::MaskedStoreOp>(use.getOwner());
+}
+
+/// Whether `f` is a kernel this pass may merge: a contraction kernel whose
+/// buffers are all flat and only accessed element by element, so that
+/// their sizes matter nowhere in it.
+bool isFlatKernel(func::FuncOp f) {
+  if (f.isExternal() || !f.getName().starts_with(kKernelPrefix) ||
+      !f->hasAttr(kBarePtrAttr) || f.getNumResults() != 0)
+    return false;
+  auto passthrough = f->getAttrOfType<ArrayAttr>("passthrough");
+  if (!passthrough ||
+      !llvm::is_contained(passthrough,
+                          StringAttr::get(f.getContext(), kContractionFnAttr)))
+    return false;
+  for (BlockArgument arg : f.getArguments()) {
+    if (!isa<MemRefType>(arg.getType()))
+      continue;
+    if (!isFlat(arg.getType()) || !llvm::all_of(arg.getUses(), isElementAccess))
+      return false;
+  }
+  return true;
+}
+
+/// The arith constants; an index read by an addition, subtraction,
+/// multiplication, comparison, minimum or maximum, selection, loop bound or
+/// step, or as an element's index may become an argument. A divisor, a
+/// shift amount, a mask or a cast keeps its value: the kernels that differ
+/// in one stay apart, as they do once lowered (nnc-cpu-merge-kernels).
+class FlatKernelPolicy : public KernelPolicy {
+public:
+  bool isConstant(Operation *op) const override {
+    return isa<arith::ConstantOp>(op);
+  }
+  Attribute constantValue(Operation *op) const override {
+    return cast<arith::ConstantOp>(op).getValue();
+  }
+  bool isParameter(OpOperand &use) const override {
+    auto c = use.get().getDefiningOp<arith::ConstantOp>();
+    if (!c.getType().isIndex())
+      return false;
+    Operation *user = use.getOwner();
+    if (isa<arith::SelectOp>(user))
+      return use.getOperandNumber() != 0;
+    return isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::CmpIOp,
+               arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp,
+               scf::ForOp>(user) ||
+           isElementAccess(use);
+  }
+  /// A flat buffer of any size.
+  Type argumentType(Type type) const override {
+    if (!isFlat(type))
+      return type;
+    auto memref = cast<MemRefType>(type);
+    return MemRefType::get({ShapedType::kDynamic}, memref.getElementType());
+  }
+  /// The argument types are the entry block's.
+  ArrayRef<StringRef> ignoredProperties() const override { return names; }
+
+private:
+  StringRef names[1] = {"function_type"};
+};
+
+/// How the calls to a kernel of a merged group change: their new callee,
+/// and the values of the index constants they append to their arguments.
+struct Redirect {
+  mutable func::FuncOp callee;
+  SmallVector<Attribute> arguments;
+};
+
+/// Merges `group`, kernels of one shape, into its first: the uses of
+/// constants whose values differ between them read its trailing index
+/// arguments instead, one per distinct column of values. Fills `redirects`
+/// and returns the kernels merged away.
+SmallVector<func::FuncOp> merge(ArrayRef<KernelShape *> group,
+                                DenseMap<StringAttr, Redirect> &redirects) {
+  KernelShape &first = *group.front();
+  Columns columns = columnsOf(group);
+  auto kernel = cast<func::FuncOp>(first.function);
+  unsigned numArgs = kernel.getNumArguments();
+  Type index = IndexType::get(kernel.getContext());
+  SmallVector<unsigned> positions(columns.size(), numArgs);
+  SmallVector<Type> types(columns.size(), index);
+  SmallVector<DictionaryAttr> attrs(columns.size(),
+                                    DictionaryAttr::get(kernel.getContext()));
+  SmallVector<Location> locs(columns.size(), kernel.getLoc());
+  if (failed(kernel.insertArguments(positions, types, attrs, locs)))
+    llvm::report_fatal_error("nnc: cannot add a merged kernel's arguments");
+  for (auto [i, shape] : llvm::enumerate(group)) {
+    Redirect &redirect =
+        redirects[cast<func::FuncOp>(shape->function).getSymNameAttr()];
+    redirect.callee = kernel;
+    for (const SmallVector<Attribute> &column : columns.keys())
+      redirect.arguments.push_back(column[i]);
+  }
+  SetVector<Operation *> constants;
+  for (auto [n, entry] : llvm::enumerate(columns))
+    for (unsigned i : entry.second) {
+      OpOperand *use = first.parameters[i];
+      constants.insert(use->get().getDefiningOp());
+      use->set(kernel.getArgument(numArgs + n));
+    }
+  for (Operation *c : constants)
+    if (c->use_empty())
+      c->erase();
+  return llvm::map_to_vector(group.drop_front(), [](KernelShape *shape) {
+    return cast<func::FuncOp>(shape->function);
+  });
+}
+
+/// Points `call` at its kernel's merged function: each buffer viewed as the
+/// merged function's (the same elements, another static size), and the
+/// constants of its kernel appended.
+void redirectCall(func::CallOp call, const Redirect &redirect) {
+  OpBuilder b(call);
+  Location loc = call.getLoc();
+  SmallVector<Value> operands;
+  for (auto [operand, type] : llvm::zip_equal(
+           call.getOperands(), redirect.callee.getArgumentTypes())) {
+    if (operand.getType() == type) {
+      operands.push_back(operand);
+      continue;
+    }
+    auto memref = cast<MemRefType>(type);
+    operands.push_back(memref::ReinterpretCastOp::create(
+        b, loc, memref, operand, /*offset=*/0, memref.getShape(),
+        /*strides=*/{1}));
+  }
+  for (Attribute value : redirect.arguments)
+    operands.push_back(
+        arith::ConstantOp::create(b, loc, cast<TypedAttr>(value)));
+  call.getOperandsMutable().assign(operands);
+  call.setCallee(redirect.callee.getSymName());
+}
+
+struct MergeFlatKernelsPass
+    : nnc::cpu::impl::MergeFlatKernelsPassBase<MergeFlatKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<FunctionOpInterface> kernels;
+    SmallVector<func::FuncOp> callers;
+    for (auto f : module.getOps<func::FuncOp>()) {
+      if (f.isExternal())
+        continue;
+      if (isFlatKernel(f))
+        kernels.push_back(f);
+      else if (!f.getName().starts_with(kKernelPrefix))
+        callers.push_back(f);
+    }
+    FlatKernelPolicy policy;
+    KernelGroups groups = groupKernels(&getContext(), kernels, policy);
+    DenseMap<StringAttr, Redirect> redirects;
+    SmallVector<func::FuncOp> merged;
+    for (ArrayRef<KernelShape *> group : groups.groups)
+      llvm::append_range(merged, merge(group, redirects));
+    if (redirects.empty())
+      return;
+    // Kernels call no kernel: the model's functions make every call.
+    for (func::FuncOp f : callers)
+      f.walk([&](func::CallOp call) {
+        auto it = redirects.find(call.getCalleeAttr().getAttr());
+        if (it != redirects.end())
+          redirectCall(call, it->second);
+      });
+    for (func::FuncOp f : merged)
+      f.erase();
+  }
+};
+
+} // namespace
