@@ -155,23 +155,39 @@ void skipParallelRegionEntries(Module &module) {
   }
 }
 
-/// Turns the code generator's own loop strength reduction off (its
-/// `-disable-lsr`), once, unless the command line set it. A CUDA model's
-/// kernels are compiled to PTX earlier, in the MLIR pipeline, with it on.
-void disableCodegenStrengthReduction() {
+/// Sets the code generator option `name` to `value` as if the command line
+/// had (some options read where they were given, not their value), unless
+/// it did.
+void setCodegenDefault(StringRef name, StringRef value) {
+  cl::Option *option = cl::getRegisteredOptions().lookup(name);
+  if (option && option->getNumOccurrences() == 0)
+    (void)option->addOccurrence(/*pos=*/1, name, value);
+}
+
+/// The code generator's defaults for nnc's modules, set once:
+/// - Its own loop strength reduction off (`-disable-lsr`): it runs at the
+///   end of the optimisation pipeline instead (StrengthReduceLoops). A
+///   CUDA model's kernels are compiled to PTX earlier, in the MLIR
+///   pipeline, with it on.
+/// - No post-RA list scheduling (`-post-RA-scheduler=false`): on these
+///   out-of-order cores the order it picks after register allocation gains
+///   nothing. `llc` took 15 to 20% less time on Inception-v3's contraction
+///   kernels without it (1.6 to 1.8 s, against 1.9 to 2.2), 7% on its
+///   other kernels; products of 512 to 2048 (bench/ab_product.sh), the
+///   training steps of cifar10_cnn and ResNet-50 and AlexNet's forward and
+///   forward-backward passes ran as fast (docs/bench.md).
+void setCodegenDefaults() {
   static std::once_flag once;
   std::call_once(once, [] {
-    auto *option = static_cast<cl::opt<bool> *>(
-        cl::getRegisteredOptions().lookup("disable-lsr"));
-    if (option && option->getNumOccurrences() == 0)
-      *option = true;
+    setCodegenDefault("disable-lsr", "true");
+    setCodegenDefault("post-RA-scheduler", "false");
   });
 }
 } // namespace
 
 Error nnc::optimizeModule(Module &module, TargetMachine &machine,
                           unsigned optLevel) {
-  disableCodegenStrengthReduction();
+  setCodegenDefaults();
   skipParallelRegionEntries(module);
   // -O3's pipeline adds nothing to -O2's that nnc's kernels gain from (the
   // code generator stays at -O3): with -O2's, ResNet-50's contraction
