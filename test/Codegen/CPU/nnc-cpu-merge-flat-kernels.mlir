@@ -23,6 +23,12 @@
 // CHECK-NEXT: call @nnc_kernel_5(%[[LARGE]]) : (memref<4608xf32>) -> ()
 // CHECK-NEXT: call @nnc_kernel_6(%[[ROW]]) : (memref<64xf32>) -> ()
 // CHECK-NEXT: call @nnc_kernel_7(%[[COL]]) : (memref<192xf32>) -> ()
+// A shift amount may differ: a shift by a register costs what one by a
+// constant does.
+// CHECK-NEXT: %[[SH0:.*]] = arith.constant 2 : index
+// CHECK-NEXT: call @nnc_kernel_8(%[[ROW]], %[[SH0]]) : (memref<64xf32>, index) -> ()
+// CHECK-NEXT: %[[SH1:.*]] = arith.constant 3 : index
+// CHECK-NEXT: call @nnc_kernel_8(%[[ROW]], %[[SH1]]) : (memref<64xf32>, index) -> ()
 
 // CHECK: func.func private @nnc_kernel_0(%[[A:.*]]: memref<512xf32>, %[[N:.*]]: index, %[[S:.*]]: index)
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
@@ -38,6 +44,9 @@
 // CHECK: func.func private @nnc_kernel_5(
 // CHECK: func.func private @nnc_kernel_6(
 // CHECK: func.func private @nnc_kernel_7(
+// CHECK: func.func private @nnc_kernel_8(%{{.*}}: memref<64xf32>, %[[SH:.*]]: index)
+// CHECK: arith.shrui %{{.*}}, %[[SH]] : index
+// CHECK-NOT: @nnc_kernel_9(
 
 func.func @entry(%small: memref<512xf32>, %large: memref<4608xf32>, %row: memref<64xf32>, %col: memref<192xf32>) {
   call @nnc_kernel_0(%small) : (memref<512xf32>) -> ()
@@ -48,6 +57,8 @@ func.func @entry(%small: memref<512xf32>, %large: memref<4608xf32>, %row: memref
   call @nnc_kernel_5(%large) : (memref<4608xf32>) -> ()
   call @nnc_kernel_6(%row) : (memref<64xf32>) -> ()
   call @nnc_kernel_7(%col) : (memref<192xf32>) -> ()
+  call @nnc_kernel_8(%row) : (memref<64xf32>) -> ()
+  call @nnc_kernel_9(%row) : (memref<64xf32>) -> ()
   return
 }
 
@@ -155,5 +166,36 @@ func.func private @nnc_kernel_6(%a: memref<64xf32>) attributes {llvm.bareptr, pa
 func.func private @nnc_kernel_7(%a: memref<192xf32>) attributes {llvm.bareptr, passthrough = ["noinline", "nnc-contraction"]} {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%a : memref<192xf32>)
+  return
+}
+
+// Halves the element at i >> 2 for i < 64, then the same with i >> 3.
+func.func private @nnc_kernel_8(%a: memref<64xf32>) attributes {llvm.bareptr, passthrough = ["noinline", "nnc-contraction"]} {
+  %zero = arith.constant 0 : index
+  %one = arith.constant 1 : index
+  %n = arith.constant 64 : index
+  %d = arith.constant 2 : index
+  %half = arith.constant 0.5 : f32
+  scf.for %i = %zero to %n step %one {
+    %off = arith.shrui %i, %d : index
+    %x = memref.load %a[%off] : memref<64xf32>
+    %y = arith.mulf %x, %half : f32
+    memref.store %y, %a[%off] : memref<64xf32>
+  }
+  return
+}
+
+func.func private @nnc_kernel_9(%a: memref<64xf32>) attributes {llvm.bareptr, passthrough = ["noinline", "nnc-contraction"]} {
+  %zero = arith.constant 0 : index
+  %one = arith.constant 1 : index
+  %n = arith.constant 64 : index
+  %d = arith.constant 3 : index
+  %half = arith.constant 0.5 : f32
+  scf.for %i = %zero to %n step %one {
+    %off = arith.shrui %i, %d : index
+    %x = memref.load %a[%off] : memref<64xf32>
+    %y = arith.mulf %x, %half : f32
+    memref.store %y, %a[%off] : memref<64xf32>
+  }
   return
 }

@@ -273,13 +273,13 @@ def MergeFlatKernelsPass
     attributes and wiring are the same, differing only in the sizes of
     those buffers and in the values of index constants used by additions,
     subtractions, multiplications, comparisons, minima and maxima,
-    selections, loop bounds and steps, and element indices, become one: the
-    first, which takes the values that differ as trailing `index`
-    arguments, one per distinct column of values across the kernels (at
-    most 12). Each call to one of them calls it, with that kernel's values,
+    selections, loop bounds and steps, shifts, masks and element indices,
+    become one: the first, which takes the values that differ as trailing
+    `index` arguments, one per distinct column of values across the kernels
+    (at most 12). Each call to one of them calls it, with that kernel's values,
     its buffers viewed (`memref.reinterpret_cast`) as the first's types.
-    Other constants (divisors, shift amounts, masks, casts, floats) keep
-    their values: kernels that differ in them stay apart.
+    Other constants (divisors, casts, floats) keep their values: kernels
+    that differ in them stay apart.
     nnc-cpu-merge-kernels then merges what is left once lowered.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
