@@ -171,8 +171,10 @@ void redirectCall(func::CallOp call, const Redirect &redirect) {
   OpBuilder b(call);
   Location loc = call.getLoc();
   SmallVector<Value> operands;
-  for (auto [operand, type] : llvm::zip_equal(
-           call.getOperands(), redirect.callee.getArgumentTypes())) {
+  // The merged function's own arguments, before the constants appended.
+  ArrayRef<Type> types =
+      redirect.callee.getArgumentTypes().take_front(call.getNumOperands());
+  for (auto [operand, type] : llvm::zip_equal(call.getOperands(), types)) {
     if (operand.getType() == type) {
       operands.push_back(operand);
       continue;
