@@ -8,7 +8,9 @@
 // and their inner loops came out with as many instructions or fewer without it;
 // on the other kernels (elementwise loops, copies with computed addresses) it
 // keeps the address arithmetic out of the loops. Passes of the default pipeline
-// that find nothing to do in nnc's modules are skipped (idlePass). LLVM's
+// that find nothing to do in nnc's modules are skipped (idlePass, and the
+// late InstCombine runs in the contraction kernels: OptionalPasses), and the
+// code generator runs without its post-RA list scheduler. LLVM's
 // standard instrumentations leave the optnone sequencers alone (when
 // `--emit=obj` compiles them with the rest) and give `--time-passes`.
 //
