@@ -9,6 +9,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Threading.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace nnc::cpu;
@@ -98,6 +99,28 @@ Columns nnc::cpu::columnsOf(ArrayRef<KernelShape *> group) {
       columns[column].push_back(i);
   }
   return columns;
+}
+
+SmallVector<Attribute> nnc::cpu::columnValues(const Columns &columns,
+                                              unsigned i) {
+  return llvm::map_to_vector(
+      columns.keys(),
+      [&](const SmallVector<Attribute> &column) { return column[i]; });
+}
+
+void nnc::cpu::bindParameters(
+    KernelShape &first, const Columns &columns,
+    function_ref<Value(unsigned n, OpOperand &use)> argument) {
+  SetVector<Operation *> constants;
+  for (auto [n, entry] : llvm::enumerate(columns))
+    for (unsigned i : entry.second) {
+      OpOperand *use = first.parameters[i];
+      constants.insert(use->get().getDefiningOp());
+      use->set(argument(n, *use));
+    }
+  for (Operation *c : constants)
+    if (c->use_empty())
+      c->erase();
 }
 
 namespace {

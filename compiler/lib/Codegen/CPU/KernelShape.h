@@ -1,12 +1,14 @@
 //===- KernelShape.h - kernels equal but for some constants -----*- C++ -*-===//
 //
 // Part of nnc. What nnc-cpu-merge-kernels (on the LLVM dialect) and
-// nnc-cpu-merge-contraction-kernels (on the outlined contraction kernels,
-// before their lowering) share: a kernel's shape, which two kernels have
-// when they compute the same thing but for the values some uses of
-// constants read, and the grouping of kernels of one shape into merges of
-// at most kMaxParameters arguments. Which constants and which uses may
-// become arguments is each pass's (KernelPolicy).
+// nnc-cpu-merge-flat-kernels (on the outlined contraction kernels, before
+// their lowering) share: a kernel's shape, which two kernels have when they
+// compute the same thing but for the values some uses of constants read,
+// the grouping of kernels of one shape into merges of at most
+// kMaxParameters arguments, and the rewrite of a group's first kernel to
+// read its arguments instead. Which constants and which uses may become
+// arguments is each pass's (KernelPolicy), and so is how a function takes
+// arguments and is called.
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,6 +106,19 @@ using Columns = llvm::MapVector<llvm::SmallVector<mlir::Attribute>,
                                 llvm::SmallVector<unsigned>>;
 
 Columns columnsOf(llvm::ArrayRef<KernelShape *> group);
+
+/// The values the call to the `i`-th kernel of a group passes, one per
+/// column of `columns`.
+llvm::SmallVector<mlir::Attribute> columnValues(const Columns &columns,
+                                                unsigned i);
+
+/// Makes each use of a parameter of `first`, the kernel a group merges
+/// into, whose values differ across the group (one in `columns`) read
+/// `argument(n, use)` instead, n its column's position; erases the
+/// constants left unused.
+void bindParameters(
+    KernelShape &first, const Columns &columns,
+    llvm::function_ref<mlir::Value(unsigned n, mlir::OpOperand &use)> argument);
 
 /// `kernels`' shapes, computed in parallel (reading a kernel's shape only
 /// reads the kernel), and the groups of them to merge: kernels of one

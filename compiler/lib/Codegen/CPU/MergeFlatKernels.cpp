@@ -22,7 +22,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace nnc::cpu {
 #define GEN_PASS_DEF_MERGEFLATKERNELSPASS
@@ -49,12 +48,12 @@ bool isElementAccess(OpOperand &use) {
              vector::MaskedStoreOp>(use.getOwner());
 }
 
-/// Whether `f` is a kernel this pass may merge: a contraction kernel whose
-/// buffers are all flat and only accessed element by element, so that
-/// their sizes matter nowhere in it.
+/// Whether `f`, a function with a body, is a kernel this pass may merge: a
+/// contraction kernel whose buffers are all flat and only accessed element
+/// by element, so that their sizes matter nowhere in it.
 bool isFlatKernel(func::FuncOp f) {
-  if (f.isExternal() || !f.getName().starts_with(kKernelPrefix) ||
-      !f->hasAttr(kBarePtrAttr) || f.getNumResults() != 0)
+  if (!f.getName().starts_with(kKernelPrefix) || !f->hasAttr(kBarePtrAttr) ||
+      f.getNumResults() != 0)
     return false;
   auto passthrough = f->getAttrOfType<ArrayAttr>("passthrough");
   if (!passthrough ||
@@ -120,7 +119,7 @@ private:
 /// How the calls to a kernel of a merged group change: their new callee,
 /// and the values of the index constants they append to their arguments.
 struct Redirect {
-  mutable func::FuncOp callee;
+  func::FuncOp callee;
   SmallVector<Attribute> arguments;
 };
 
@@ -146,19 +145,11 @@ SmallVector<func::FuncOp> merge(ArrayRef<KernelShape *> group,
     Redirect &redirect =
         redirects[cast<func::FuncOp>(shape->function).getSymNameAttr()];
     redirect.callee = kernel;
-    for (const SmallVector<Attribute> &column : columns.keys())
-      redirect.arguments.push_back(column[i]);
+    redirect.arguments = columnValues(columns, i);
   }
-  SetVector<Operation *> constants;
-  for (auto [n, entry] : llvm::enumerate(columns))
-    for (unsigned i : entry.second) {
-      OpOperand *use = first.parameters[i];
-      constants.insert(use->get().getDefiningOp());
-      use->set(kernel.getArgument(numArgs + n));
-    }
-  for (Operation *c : constants)
-    if (c->use_empty())
-      c->erase();
+  bindParameters(first, columns, [&](unsigned n, OpOperand &) {
+    return kernel.getArgument(numArgs + n);
+  });
   return llvm::map_to_vector(group.drop_front(), [](KernelShape *shape) {
     return cast<func::FuncOp>(shape->function);
   });
@@ -170,10 +161,11 @@ SmallVector<func::FuncOp> merge(ArrayRef<KernelShape *> group,
 void redirectCall(func::CallOp call, const Redirect &redirect) {
   OpBuilder b(call);
   Location loc = call.getLoc();
+  func::FuncOp callee = redirect.callee;
   SmallVector<Value> operands;
   // The merged function's own arguments, before the constants appended.
   ArrayRef<Type> types =
-      redirect.callee.getArgumentTypes().take_front(call.getNumOperands());
+      callee.getArgumentTypes().take_front(call.getNumOperands());
   for (auto [operand, type] : llvm::zip_equal(call.getOperands(), types)) {
     if (operand.getType() == type) {
       operands.push_back(operand);
@@ -188,7 +180,7 @@ void redirectCall(func::CallOp call, const Redirect &redirect) {
     operands.push_back(
         arith::ConstantOp::create(b, loc, cast<TypedAttr>(value)));
   call.getOperandsMutable().assign(operands);
-  call.setCallee(redirect.callee.getSymName());
+  call.setCallee(callee.getSymName());
 }
 
 struct MergeFlatKernelsPass

@@ -23,7 +23,6 @@
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace nnc::cpu {
 #define GEN_PASS_DEF_MERGEKERNELSPASS
@@ -159,28 +158,20 @@ SmallVector<LLVMFuncOp> merge(ArrayRef<KernelShape *> group,
     Redirect &redirect =
         redirects[cast<LLVMFuncOp>(shape->function).getSymNameAttr()];
     redirect.callee = callee;
-    for (const SmallVector<Attribute> &column : columns.keys())
-      redirect.arguments.push_back(column[i]);
+    redirect.arguments = columnValues(columns, i);
   }
-  SetVector<Operation *> constants;
   OpBuilder b = OpBuilder::atBlockBegin(&kernel.getBody().front());
   DenseMap<std::pair<Value, Type>, Value> splats;
-  for (auto [n, entry] : llvm::enumerate(columns))
-    for (unsigned i : entry.second) {
-      OpOperand *use = first.parameters[i];
-      constants.insert(use->get().getDefiningOp());
-      Value argument = kernel.getArgument(numArgs + n);
-      if (auto vector = dyn_cast<VectorType>(use->get().getType())) {
-        Value &splat = splats[{argument, vector}];
-        if (!splat)
-          splat = splatArgument(b, argument, vector);
-        argument = splat;
-      }
-      use->set(argument);
-    }
-  for (Operation *c : constants)
-    if (c->use_empty())
-      c->erase();
+  bindParameters(first, columns, [&](unsigned n, OpOperand &use) {
+    Value argument = kernel.getArgument(numArgs + n);
+    auto vector = dyn_cast<VectorType>(use.get().getType());
+    if (!vector)
+      return argument;
+    Value &splat = splats[{argument, vector}];
+    if (!splat)
+      splat = splatArgument(b, argument, vector);
+    return splat;
+  });
   return llvm::map_to_vector(group.drop_front(), [](KernelShape *shape) {
     return cast<LLVMFuncOp>(shape->function);
   });
