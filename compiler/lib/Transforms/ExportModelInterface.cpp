@@ -237,10 +237,7 @@ struct ExportModelInterfacePass
       if (isa<nn::ParameterOp, nn::OptimizerOp>(op))
         op.erase();
     for (auto func : module.getOps<func::FuncOp>())
-      for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-        nn::removeArgAttrs(func, i);
-        func.removeArgAttr(i, "bufferize.result");
-      }
+      nn::removeArgAttrs(func, {"bufferize.result"});
   }
 };
 } // namespace

@@ -92,12 +92,21 @@ static bool isNNAttrName(StringAttr name) {
              .starts_with(".");
 }
 
-void nn::removeArgAttrs(FunctionOpInterface func, unsigned arg) {
-  SmallVector<NamedAttribute> kept;
-  for (NamedAttribute attr : func.getArgAttrs(arg))
-    if (!isNNAttrName(attr.getName()))
-      kept.push_back(attr);
-  func.setArgAttrs(arg, kept);
+void nn::removeArgAttrs(FunctionOpInterface func,
+                        ArrayRef<StringRef> alsoRemove) {
+  ArrayAttr all = func.getArgAttrsAttr();
+  if (!all)
+    return;
+  SmallVector<DictionaryAttr> dicts;
+  for (Attribute dict : all) {
+    SmallVector<NamedAttribute> kept;
+    for (NamedAttribute attr : cast<DictionaryAttr>(dict))
+      if (!isNNAttrName(attr.getName()) &&
+          !llvm::is_contained(alsoRemove, attr.getName().strref()))
+        kept.push_back(attr);
+    dicts.push_back(DictionaryAttr::get(func->getContext(), kept));
+  }
+  func.setAllArgAttrs(dicts);
 }
 
 //===----------------------------------------------------------------------===//

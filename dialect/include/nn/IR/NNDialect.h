@@ -69,8 +69,11 @@ StringAttr getResultUpdates(FunctionOpInterface func, unsigned result);
 void setResultUpdates(FunctionOpInterface func, unsigned result,
                       StringAttr param);
 
-/// Removes every `nn.` attribute of argument `arg`.
-void removeArgAttrs(FunctionOpInterface func, unsigned arg);
+/// Removes every `nn.` attribute of every argument, and those named in
+/// `alsoRemove`. The arguments' attributes are rebuilt once: one argument
+/// at a time, each rebuilt them all (a training step has hundreds).
+void removeArgAttrs(FunctionOpInterface func,
+                    ArrayRef<StringRef> alsoRemove = {});
 } // namespace mlir::nn
 
 #endif // NN_IR_NNDIALECT_H
