@@ -8,6 +8,7 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -47,15 +48,23 @@ struct RunWherePresentPass
 
   void runOnOperation() override {
     Operation *root = getOperation();
-    bool present =
-        root->walk([&](Operation *op) {
-              if (op != root &&
-                  (namespaces.contains(op->getName().getDialectNamespace()) ||
-                   namespaces.contains(op->getName().getStringRef())))
-                return WalkResult::interrupt();
-              return WalkResult::advance();
-            })
-            .wasInterrupted();
+    // Each kind of op is looked up once: hashing every op's names was
+    // most of the walk, which visits every op of the kernels that hold
+    // none (a contraction kernel has thousands).
+    llvm::SmallDenseMap<OperationName, bool, 32> matches;
+    auto matching = [&](OperationName name) {
+      auto [it, inserted] = matches.try_emplace(name, false);
+      if (inserted)
+        it->second = namespaces.contains(name.getDialectNamespace()) ||
+                     namespaces.contains(name.getStringRef());
+      return it->second;
+    };
+    bool present = root->walk([&](Operation *op) {
+                         if (op != root && matching(op->getName()))
+                           return WalkResult::interrupt();
+                         return WalkResult::advance();
+                       })
+                       .wasInterrupted();
     if (present && failed(runPipeline(*nested, root)))
       signalPassFailure();
   }
