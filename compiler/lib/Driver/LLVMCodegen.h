@@ -32,9 +32,8 @@ mlir::FailureOr<TargetModule> translateForTarget(mlir::ModuleOp module,
                                                  const CodegenOptions &options);
 
 /// Runs LLVM's optimisation pipeline for `optLevel` (-O2's for 3) on
-/// `module`, with loop strength reduction at its end for every function
-/// but the contraction kernels, and the code generator's own turned off
-/// (Optimize.cpp).
+/// `module`, with its passes that find nothing to do in nnc's kernels
+/// skipped and no loop strength reduction (Optimize.cpp).
 llvm::Error optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
                            unsigned optLevel);
 

@@ -1,18 +1,18 @@
 //===- Optimize.cpp - LLVM's optimisation pipeline for nnc's modules ------===//
 //
 // Part of nnc. LLVM's default pipeline at the requested level (-O2's for
-// -O3, see optimizeModule), with loop strength reduction moved from the code
-// generator to its end and left out for the contraction kernels. On those
-// (large unrolled micro-kernels whose rows of A are already opaque to it,
-// ContractionEmit.cpp) it took 60% of the code generator's time for AlexNet,
-// and their inner loops came out with as many instructions or fewer without it;
-// on the other kernels (elementwise loops, copies with computed addresses) it
-// keeps the address arithmetic out of the loops. Passes of the default pipeline
-// that find nothing to do in nnc's modules are skipped (idlePass, and the
-// late InstCombine runs in the contraction kernels: OptionalPasses), and the
-// code generator runs without its post-RA list scheduler. LLVM's
-// standard instrumentations leave the optnone sequencers alone (when
-// `--emit=obj` compiles them with the rest) and give `--time-passes`.
+// -O3, see optimizeModule), without loop strength reduction: nnc's kernels
+// address their buffers with offsets that x86's addressing modes absorb
+// (the contraction kernels carry theirs through their loops,
+// ContractionEmit.cpp), and on the others (elementwise loops, copies with
+// computed addresses) it cost a quarter of their code generation for
+// nothing measurable at run time (docs/bench.md). Passes of the default
+// pipeline that find nothing to do in nnc's modules are skipped (idlePass,
+// and the late InstCombine runs in the contraction kernels:
+// OptionalPasses), and the code generator runs without its post-RA list
+// scheduler. LLVM's standard instrumentations leave the optnone sequencers
+// alone (when `--emit=obj` compiles them with the rest) and give
+// `--time-passes`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,28 +27,12 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Transforms/Scalar/LoopPassManager.h"
-#include "llvm/Transforms/Scalar/LoopStrengthReduce.h"
 
 #include <mutex>
 
 using namespace llvm;
 
 namespace {
-/// Loop strength reduction on every function but the contraction kernels.
-class StrengthReduceLoops : public PassInfoMixin<StrengthReduceLoops> {
-public:
-  PreservedAnalyses run(Function &f, FunctionAnalysisManager &analyses) {
-    if (f.hasFnAttribute(nnc::cpu::kContractionFnAttr))
-      return PreservedAnalyses::all();
-    return adaptor.run(f, analyses);
-  }
-
-private:
-  FunctionToLoopPassAdaptor adaptor =
-      createFunctionToLoopPassAdaptor(LoopStrengthReducePass());
-};
-
 /// Whether a loop of `f` carries a floating-point value (a reduction) from
 /// one iteration to the next. The partial unroller runs only on such
 /// kernels: an elementwise loop or a copy, whose vectorised body is a few
@@ -195,8 +179,13 @@ void setCodegenDefault(StringRef name, StringRef value) {
 }
 
 /// The code generator's defaults for nnc's modules, set once:
-/// - Its own loop strength reduction off (`-disable-lsr`): it runs at the
-///   end of the optimisation pipeline instead (StrengthReduceLoops). A
+/// - No loop strength reduction (`-disable-lsr`), the pass that would
+///   rewrite the loops' address arithmetic into pointer increments. On
+///   Inception-v3's kernels other than the contraction kernels (which it
+///   left alone already) it took 0.37 s of CPU, a quarter of their code
+///   generation; without it their share of ResNet-50's, Inception-v3's and
+///   AlexNet's run time was the same or lower (`perf` samples against the
+///   unchanged contraction kernels') and their object code 3% smaller. A
 ///   CUDA model's kernels are compiled to PTX earlier, in the MLIR
 ///   pipeline, with it on.
 /// - No post-RA list scheduling (`-post-RA-scheduler=false`): on these
@@ -253,11 +242,6 @@ Error nnc::optimizeModule(Module &module, TargetMachine &machine,
   builder.registerFunctionAnalyses(functions);
   builder.registerLoopAnalyses(loops);
   builder.crossRegisterProxies(loops, functions, sccs, modules);
-  if (level != OptimizationLevel::O0)
-    builder.registerOptimizerLastEPCallback(
-        [](ModulePassManager &pm, OptimizationLevel, ThinOrFullLTOPhase) {
-          pm.addPass(createModuleToFunctionPassAdaptor(StrengthReduceLoops()));
-        });
   ModulePassManager pm = builder.buildPerModuleDefaultPipeline(level);
   pm.run(module, modules);
   return Error::success();

@@ -74,8 +74,8 @@ bool isSequencer(LLVMFuncOp f) {
 constexpr uint64_t kFunctionCost = 100;
 
 /// A function's estimated compile time: kFunctionCost plus its memory
-/// accesses. Their address arithmetic is most of what loop strength
-/// reduction, instruction selection and register allocation work on; over
+/// accesses. Their address arithmetic is most of what instruction
+/// selection and register allocation work on; over
 /// AlexNet's kernels their count follows the code generator's time
 /// (correlation 0.83) far more closely than the instruction count does
 /// (0.62).

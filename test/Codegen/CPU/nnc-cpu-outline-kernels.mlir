@@ -38,7 +38,7 @@
 // CHECK-NOT: @nnc_kernel_6(
 // CHECK: func.func private @nnc_kernel_7(%{{.*}}: f32, %{{.*}}: memref<4xf32>)
 // A contraction's loop (nnc-cpu-contractions marks it) makes a kernel that
-// LLVM's loop strength reduction leaves alone.
+// LLVM's vectorisers and unrollers leave alone.
 // CHECK: func.func private @nnc_kernel_8(%{{.*}}: memref<4xf32>) attributes {llvm.bareptr, passthrough = ["noinline", "nnc-contraction"]}
 
 func.func @entry(%a: memref<8xf32>, %b: memref<8xf32>, %c: memref<4xf32>) {

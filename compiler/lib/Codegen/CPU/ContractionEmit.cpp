@@ -632,7 +632,7 @@ void Emitter::emitBlocks(Value partial) {
         aTile = Value();
         scf::InParallelOp::create(b, loc);
       });
-  // Its micro-kernel is compiled without loop strength reduction
+  // Its micro-kernel is left alone by LLVM's vectorisers and unrollers
   // (nnc-cpu-outline-kernels, compiler/lib/Driver/Optimize.cpp).
   blocksLoop->setAttr(nnc::cpu::kContractionAttr, b.getUnitAttr());
 }

@@ -156,8 +156,8 @@ def OutlineKernelsPass : Pass<"nnc-cpu-outline-kernels", "::mlir::ModuleOp"> {
     them as bare pointers (`llvm.bareptr`), not as descriptors the entry
     point builds and takes apart at every call. The kernel of a
     contraction's loop (marked `nnc.contraction` by nnc-cpu-contractions)
-    carries the LLVM function attribute `nnc-contraction`: loop strength
-    reduction leaves it alone (compiler/lib/Driver/Optimize.cpp).
+    carries the LLVM function attribute `nnc-contraction`: LLVM's
+    vectorisers and unrollers leave it alone (compiler/lib/Driver/Optimize.cpp).
     A model function left with straight-line code only (calls, allocations)
     is marked `noinline optnone`: LLVM's optimiser leaves it alone, and the
     driver compiles it at -O0 in an object of its own, where FastISel
