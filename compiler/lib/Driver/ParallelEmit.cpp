@@ -75,10 +75,9 @@ constexpr uint64_t kFunctionCost = 100;
 
 /// A function's estimated compile time: kFunctionCost plus its memory
 /// accesses. Their address arithmetic is most of what instruction
-/// selection and register allocation work on; over
-/// AlexNet's kernels their count follows the code generator's time
-/// (correlation 0.83) far more closely than the instruction count does
-/// (0.62).
+/// selection and register allocation work on; over AlexNet's kernels their
+/// count follows the code generator's time (correlation 0.83) far more
+/// closely than the instruction count does (0.62).
 uint64_t estimatedCost(LLVMFuncOp f) {
   uint64_t cost = kFunctionCost;
   f.walk([&](mlir::Operation *op) {
