@@ -204,6 +204,14 @@ struct Epilogue {
 /// The consumer of C that can be fused into `c`, if any.
 std::optional<Epilogue> matchEpilogue(const Contraction &c);
 
+/// Whether C's consumer is worth fusing into `c` planned as `plan`: when
+/// the round trip of C that fusing saves is a fair share of the
+/// contraction's time, which it is when the reduction is short, or C too
+/// large for the caches and the reduction not long. Otherwise the consumer
+/// runs as a kernel of its own, and the contraction's kernel can be shared
+/// with every contraction of the same plan (ContractionEpilogue.cpp).
+bool worthFusingEpilogue(const Contraction &c, const GemmPlan &plan);
+
 /// Builds f(values) from the epilogue's body: `operands[i]` stands for the
 /// i-th block argument (inputs, then the output), scalars or vectors of one
 /// shape (constants from outside the body are broadcast).

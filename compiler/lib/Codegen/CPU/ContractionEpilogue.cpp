@@ -137,6 +137,32 @@ LogicalResult describeOperands(const Contraction &c, AffineMap loops,
 }
 } // namespace
 
+/// A fused epilogue saves C's round trip: C written by the contraction,
+/// then read back by its consumer, 8 bytes per element of C against the
+/// contraction's 2K flops per element, so it matters where K is short:
+/// cifar_mlp's weight gradients (K = 32, the batch) with the optimizer's
+/// update fused ran 1.17 times as fast. From memory rather than the caches,
+/// for a C larger than they hold (VGG16's first layers: 784 MB of C at
+/// K = 576), it costs several times more. But each fused epilogue makes its
+/// contraction's kernel one of its own, compiled apart: Inception-v3's 199
+/// contractions with a consumer (K from 27 to 710,432, most of them 768 or
+/// more) made 119 contraction kernels after merging, 84 under the rule
+/// below, which took 0.3 s off its compile while every training step ran
+/// as fast (docs/bench.md). An epilogue is fused when K is below 24 k steps
+/// per vector lane (192 with AVX2, 384 with AVX-512, whose FMAs outrun
+/// memory twice as fast), or below 512 per lane when C is larger than
+/// 16 MB.
+constexpr int64_t kFusedEpilogueMaxKPerLane = 24;
+constexpr int64_t kFusedEpilogueMaxKPerLaneFromMemory = 512;
+constexpr int64_t kEpilogueFromMemoryBytes = int64_t(16) << 20;
+
+bool nnc::cpu::worthFusingEpilogue(const Contraction &c, const GemmPlan &plan) {
+  if (c.k() < kFusedEpilogueMaxKPerLane * plan.lanes)
+    return true;
+  return c.m() * c.n() * int64_t(sizeof(float)) > kEpilogueFromMemoryBytes &&
+         c.k() < kFusedEpilogueMaxKPerLaneFromMemory * plan.lanes;
+}
+
 std::optional<Epilogue> nnc::cpu::matchEpilogue(const Contraction &c) {
   linalg::GenericOp generic = findConsumer(c);
   if (!generic)

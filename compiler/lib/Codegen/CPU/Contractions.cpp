@@ -62,7 +62,9 @@ struct ContractionsPass
       std::optional<GemmPlan> plan = planContraction(*c, target);
       if (!plan)
         continue;
-      std::optional<Epilogue> epilogue = matchEpilogue(*c);
+      std::optional<Epilogue> epilogue;
+      if (worthFusingEpilogue(*c, *plan))
+        epilogue = matchEpilogue(*c);
       linalg::FillOp fill = c->zeroInit ? findZeroFill(*c) : nullptr;
       b.setInsertionPoint(epilogue ? epilogue->op.getOperation()
                                    : op.getOperation());
