@@ -3,8 +3,9 @@
 // Part of nnc. The elementwise linalg.generic that first reads a
 // contraction's result (bias and activation, an activation gradient, an
 // optimizer update) is computed in the contraction's last stores, so C
-// never makes a round trip through memory. Its operands' maps are rewritten
-// in the contraction's loop dimensions; its body is replayed on vectors.
+// never makes a round trip through memory, where that round trip would
+// cost (worthFusingEpilogue). Its operands' maps are rewritten in the
+// contraction's loop dimensions; its body is replayed on vectors.
 //
 //===----------------------------------------------------------------------===//
 
