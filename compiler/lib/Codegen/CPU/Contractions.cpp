@@ -1,9 +1,9 @@
 //===- Contractions.cpp - the nnc-cpu-contractions pass -------------------===//
 //
 // Part of nnc. Finds the contractions of a function, plans and emits each
-// (Contraction.h), fusing C's elementwise consumer when it can, then drops
-// what became dead: the zero fill of C, the consumer, and C itself when
-// nothing is left to hold.
+// (Contraction.h), fusing C's elementwise consumer where that pays
+// (worthFusingEpilogue) and it can, then drops what became dead: the zero
+// fill of C, the consumer, and C itself when nothing is left to hold.
 //
 //===----------------------------------------------------------------------===//
 
