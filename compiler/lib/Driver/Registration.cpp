@@ -11,6 +11,7 @@
 #include "nnc/Codegen/CPU/Passes.h"
 #include "nnc/Codegen/CUDA/Passes.h"
 #include "nnc/Conversion/Passes.h"
+#include "nnc/Transforms/GenericBufferization.h"
 #include "nnc/Transforms/Passes.h"
 #include "nnc/Transforms/StaticSlices.h"
 
@@ -56,8 +57,9 @@ void nnc::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::cf::ControlFlowDialect, mlir::ub::UBDialect,
                   mlir::index::IndexDialect>();
   // First: the first model of an interface registered for an op is the
-  // one it keeps, and this one replaces upstream's.
+  // one it keeps, and these replace upstream's.
   registerStaticSliceModels(registry);
+  registerGenericBufferizationModel(registry);
   // Interface models of the upstream dialects: bufferization of the ops the
   // CPU pipeline produces, and the extensions (conversion to LLVM, ...).
   mlir::arith::registerBufferizableOpInterfaceExternalModels(registry);
