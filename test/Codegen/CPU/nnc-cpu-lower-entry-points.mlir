@@ -3,32 +3,34 @@
 // A buffer is its two pointers: the views pass the allocation's, a callee
 // taking bare pointers gets the aligned one, a callee taking descriptors
 // gets the fields of the view's static layout, and the deallocation frees
-// the allocated one. The declarations become llvm.funcs as
-// convert-func-to-llvm makes them, and the attributes stay.
+// the allocated one. An aligned buffer comes aligned from the runtime's
+// aligned allocation, its two pointers one. The declarations become
+// llvm.funcs as convert-func-to-llvm makes them, and the attributes stay.
 // CHECK-LABEL: module
 // CHECK-NOT: func.func
 // CHECK-DAG: llvm.func @_mlir_memref_to_llvm_alloc(i64) -> !llvm.ptr
+// CHECK-DAG: llvm.func @_mlir_memref_to_llvm_aligned_alloc(i64, i64) -> !llvm.ptr
 // CHECK-DAG: llvm.func @_mlir_memref_to_llvm_free(!llvm.ptr)
 // CHECK-DAG: llvm.func @bare(!llvm.ptr, !llvm.ptr, i64) attributes {llvm.bareptr, sym_visibility = "private"}
 // CHECK-DAG: llvm.func @described(!llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, f32) attributes {sym_visibility = "private"}
 // CHECK: llvm.func @step(%[[IN:.*]]: !llvm.ptr) attributes {llvm.bareptr, nnc.test, passthrough = ["noinline", "optnone"]} {
 // CHECK-DAG: %[[C7:.*]] = llvm.mlir.constant(7 : i64) : i64
 // CHECK-DAG: %[[HALF:.*]] = llvm.mlir.constant(5.000000e-01 : f32) : f32
-// CHECK-DAG: %[[SIZE:.*]] = llvm.mlir.constant(1664 : i64) : i64
-// CHECK: %[[RAW:.*]] = llvm.call @_mlir_memref_to_llvm_alloc(%[[SIZE]])
-// CHECK: %[[INT:.*]] = llvm.ptrtoint %[[RAW]]
-// CHECK: %[[BUMPED:.*]] = llvm.add %[[INT]], %{{.*}} : i64
-// CHECK: %[[EXCESS:.*]] = llvm.urem %[[BUMPED]], %{{.*}} : i64
-// CHECK: %[[DOWN:.*]] = llvm.sub %[[BUMPED]], %[[EXCESS]] : i64
-// CHECK: %[[ALIGNED:.*]] = llvm.inttoptr %[[DOWN]] : i64 to !llvm.ptr
-// CHECK: llvm.call @bare(%[[IN]], %[[ALIGNED]], %[[C7]]) : (!llvm.ptr, !llvm.ptr, i64) -> ()
+// CHECK-DAG: %[[ALIGNMENT:.*]] = llvm.mlir.constant(64 : i64) : i64
+// CHECK-DAG: %[[SIZE:.*]] = llvm.mlir.constant(1600 : i64) : i64
+// CHECK: %[[ALIGNED:.*]] = llvm.call @_mlir_memref_to_llvm_aligned_alloc(%[[ALIGNMENT]], %[[SIZE]])
+// CHECK-NEXT: llvm.call @bare(%[[IN]], %[[ALIGNED]], %[[C7]]) : (!llvm.ptr, !llvm.ptr, i64) -> ()
 // CHECK-DAG: %[[OFF:.*]] = llvm.mlir.constant(42 : i64) : i64
 // CHECK-DAG: %[[C3:.*]] = llvm.mlir.constant(3 : i64) : i64
 // CHECK-DAG: %[[C5:.*]] = llvm.mlir.constant(5 : i64) : i64
 // CHECK-DAG: %[[C20:.*]] = llvm.mlir.constant(20 : i64) : i64
 // CHECK-DAG: %[[C1:.*]] = llvm.mlir.constant(1 : i64) : i64
-// CHECK: llvm.call @described(%[[RAW]], %[[ALIGNED]], %[[OFF]], %[[C3]], %[[C5]], %[[C20]], %[[C1]], %[[HALF]])
-// CHECK: llvm.call @_mlir_memref_to_llvm_free(%[[RAW]]) : (!llvm.ptr) -> ()
+// CHECK: llvm.call @described(%[[ALIGNED]], %[[ALIGNED]], %[[OFF]], %[[C3]], %[[C5]], %[[C20]], %[[C1]], %[[HALF]])
+// CHECK: %[[PLAIN_SIZE:.*]] = llvm.mlir.constant(80 : i64) : i64
+// CHECK-NEXT: %[[PLAIN:.*]] = llvm.call @_mlir_memref_to_llvm_alloc(%[[PLAIN_SIZE]])
+// CHECK-NEXT: llvm.call @bare(%[[PLAIN]], %[[ALIGNED]], %[[C7]])
+// CHECK: llvm.call @_mlir_memref_to_llvm_free(%[[ALIGNED]]) : (!llvm.ptr) -> ()
+// CHECK-NEXT: llvm.call @_mlir_memref_to_llvm_free(%[[PLAIN]]) : (!llvm.ptr) -> ()
 // CHECK-NEXT: llvm.return
 func.func private @bare(memref<4x5xf32>, memref<4x5xf32, strided<[20, 1], offset: 21>>, index) attributes {llvm.bareptr}
 func.func private @described(memref<?x?xf32, strided<[?, 1], offset: ?>>, f32)
@@ -42,7 +44,11 @@ func.func @step(%in: memref<4x5xf32>) attributes {llvm.bareptr, nnc.test, passth
   %rows = memref.subview %buf[2, 2] [3, 5] [1, 1] : memref<20x20xf32> to memref<3x5xf32, strided<[20, 1], offset: 42>>
   %any = memref.cast %rows : memref<3x5xf32, strided<[20, 1], offset: 42>> to memref<?x?xf32, strided<[?, 1], offset: ?>>
   call @described(%any, %half) : (memref<?x?xf32, strided<[?, 1], offset: ?>>, f32) -> ()
+  %plain = memref.alloc() : memref<20xf32>
+  %plain2d = memref.reinterpret_cast %plain to offset: [0], sizes: [4, 5], strides: [5, 1] : memref<20xf32> to memref<4x5xf32>
+  call @bare(%plain2d, %back, %c7) : (memref<4x5xf32>, memref<4x5xf32, strided<[20, 1], offset: 21>>, index) -> ()
   memref.dealloc %buf : memref<20x20xf32>
+  memref.dealloc %plain : memref<20xf32>
   return
 }
 

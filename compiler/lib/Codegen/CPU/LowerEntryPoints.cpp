@@ -108,7 +108,7 @@ std::optional<SmallVector<Type>> loweredInputs(func::FuncOp f) {
 /// The runtime's allocation functions, declared in the part once (a lookup
 /// by name scans the part's ops), when its entry points use them.
 struct Runtime {
-  LLVM::LLVMFuncOp allocate, free;
+  LLVM::LLVMFuncOp allocate, allocateAligned, free;
 };
 
 /// Whether this pass lowers `op`, an op of an entry point's body.
@@ -210,8 +210,12 @@ private:
     buffers[op.getResult(0)] = std::move(view);
   }
 
-  /// The buffer from the runtime's allocator, its aligned pointer rounded
-  /// up as `finalize-memref-to-llvm` does.
+  /// The buffer from the runtime's allocator: an aligned one from its
+  /// aligned allocation (the call of
+  /// `finalize-memref-to-llvm{use-aligned-alloc}`), whose pointer the
+  /// runtime's free takes as it is. A plain allocation's pointer rounded up
+  /// in place was five more instructions for each of the thousands of
+  /// buffers of a training step, in the code generator's largest function.
   void lowerAlloc(memref::AllocOp alloc) {
     Location loc = alloc.getLoc();
     MemRefType type = alloc.getType();
@@ -219,19 +223,14 @@ private:
     int64_t alignment = alloc.getAlignment().value_or(0);
     Buffer &buffer = buffers[alloc.getResult()];
     staticLayout(type, buffer);
-    buffer.allocated =
-        LLVM::CallOp::create(b, loc, runtime.allocate,
-                             ValueRange{constant(bytes + alignment)})
-            .getResult();
+    auto call = alignment > 1
+                    ? LLVM::CallOp::create(
+                          b, loc, runtime.allocateAligned,
+                          ValueRange{constant(alignment), constant(bytes)})
+                    : LLVM::CallOp::create(b, loc, runtime.allocate,
+                                           ValueRange{constant(bytes)});
+    buffer.allocated = call.getResult();
     buffer.aligned = buffer.allocated;
-    if (alignment > 1) {
-      Value address = LLVM::PtrToIntOp::create(b, loc, i64, buffer.allocated);
-      Value bumped =
-          LLVM::AddOp::create(b, loc, address, constant(alignment - 1));
-      Value excess = LLVM::URemOp::create(b, loc, bumped, constant(alignment));
-      Value aligned = LLVM::SubOp::create(b, loc, bumped, excess);
-      buffer.aligned = LLVM::IntToPtrOp::create(b, loc, ptr, aligned);
-    }
   }
 
   void lowerCall(func::CallOp call) {
@@ -276,7 +275,8 @@ struct LowerEntryPointsPass
     for (func::FuncOp f : functions)
       names.insert(f.getSymNameAttr());
     SmallVector<SmallVector<Type>> inputs;
-    bool anyBody = false, allocates = false, frees = false;
+    bool anyBody = false, allocates = false, allocatesAligned = false,
+         frees = false;
     for (func::FuncOp f : functions) {
       std::optional<SmallVector<Type>> lowered = loweredInputs(f);
       if (!lowered)
@@ -290,7 +290,11 @@ struct LowerEntryPointsPass
       for (Operation &op : f.getBody().front()) {
         if (!lowerableOp(op, names))
           return;
-        allocates |= isa<memref::AllocOp>(op);
+        if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+          bool aligned = alloc.getAlignment().value_or(0) > 1;
+          allocatesAligned |= aligned;
+          allocates |= !aligned;
+        }
         frees |= isa<memref::DeallocOp>(op);
       }
     }
@@ -298,12 +302,20 @@ struct LowerEntryPointsPass
       return;
     OpBuilder b(part.getContext());
     Runtime runtime;
+    auto i64 = IntegerType::get(part.getContext(), 64);
     if (allocates) {
-      FailureOr<LLVM::LLVMFuncOp> allocate = LLVM::lookupOrCreateGenericAllocFn(
-          b, part, IntegerType::get(part.getContext(), 64));
+      FailureOr<LLVM::LLVMFuncOp> allocate =
+          LLVM::lookupOrCreateGenericAllocFn(b, part, i64);
       if (failed(allocate))
         return signalPassFailure();
       runtime.allocate = *allocate;
+    }
+    if (allocatesAligned) {
+      FailureOr<LLVM::LLVMFuncOp> allocate =
+          LLVM::lookupOrCreateGenericAlignedAllocFn(b, part, i64);
+      if (failed(allocate))
+        return signalPassFailure();
+      runtime.allocateAligned = *allocate;
     }
     if (frees) {
       FailureOr<LLVM::LLVMFuncOp> free =
