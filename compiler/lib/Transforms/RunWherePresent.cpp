@@ -43,6 +43,9 @@ struct RunWherePresentPass
     namespaces.clear();
     for (const std::string &dialect : dialects)
       namespaces.insert(dialect);
+    alongsideNamespaces.clear();
+    for (const std::string &dialect : alongside)
+      alongsideNamespaces.insert(dialect);
     return success();
   }
 
@@ -51,18 +54,25 @@ struct RunWherePresentPass
     // Each kind of op is looked up once: hashing every op's names was
     // most of the walk, which visits every op of the kernels that hold
     // none (a contraction kernel has thousands).
-    llvm::SmallDenseMap<OperationName, bool, 32> matches;
+    auto in = [](const llvm::StringSet<> &set, OperationName name) {
+      return set.contains(name.getDialectNamespace()) ||
+             set.contains(name.getStringRef());
+    };
+    // Whether an op of the name is of `dialects` (bit 0), of `alongside`
+    // (bit 1).
+    llvm::SmallDenseMap<OperationName, unsigned, 32> matches;
     auto matching = [&](OperationName name) {
-      auto [it, inserted] = matches.try_emplace(name, false);
+      auto [it, inserted] = matches.try_emplace(name, 0);
       if (inserted)
-        it->second = namespaces.contains(name.getDialectNamespace()) ||
-                     namespaces.contains(name.getStringRef());
+        it->second = in(namespaces, name) | in(alongsideNamespaces, name) << 1;
       return it->second;
     };
+    unsigned wanted = alongsideNamespaces.empty() ? 1 : 3, found = 0;
     bool present = root->walk([&](Operation *op) {
-                         if (op != root && matching(op->getName()))
-                           return WalkResult::interrupt();
-                         return WalkResult::advance();
+                         if (op != root)
+                           found |= matching(op->getName());
+                         return found == wanted ? WalkResult::interrupt()
+                                                : WalkResult::advance();
                        })
                        .wasInterrupted();
     if (present && failed(runPipeline(*nested, root)))
@@ -70,6 +80,6 @@ struct RunWherePresentPass
   }
 
   std::optional<OpPassManager> nested;
-  llvm::StringSet<> namespaces;
+  llvm::StringSet<> namespaces, alongsideNamespaces;
 };
 } // namespace

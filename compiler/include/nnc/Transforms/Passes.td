@@ -255,12 +255,17 @@ def RunWherePresentPass : Pass<"nnc-run-where-present"> {
     ops). A model's entry points (thousands of
     calls, allocations and the descriptors of their buffers) hold no
     vector, math, OpenMP or control-flow op, and a kernel without
-    transcendental functions no math op.
+    transcendental functions no math op. With `alongside`, the op must also
+    hold an op of one of those: a kernel's views (`memref.subview`) and its
+    loops (`scf`), where an entry point has views but no loop.
   }];
   let options = [
     ListOption<"dialects", "dialects", "std::string",
                "Dialect namespaces or op names: the ops the pipeline "
                "converts">,
+    ListOption<"alongside", "alongside", "std::string",
+               "Dialect namespaces or op names, of which the op must also "
+               "hold one (none: no such condition)">,
     Option<"pipeline", "pipeline", "std::string", /*default=*/"\"\"",
            "The pipeline, anchored on the op this pass runs on">,
   ];
