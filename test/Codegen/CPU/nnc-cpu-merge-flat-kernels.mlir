@@ -1,6 +1,6 @@
 // RUN: nnc-opt %s --nnc-cpu-merge-flat-kernels | FileCheck %s
 
-// Contraction kernels on flat buffers that differ only in index constants
+// Kernels on flat buffers that differ only in index constants
 // (loop bounds, steps, element offsets) and in their buffers' sizes become
 // the first of them, which takes each distinct column of differing values
 // as a trailing index argument; a value they share stays a constant. Each
@@ -17,10 +17,16 @@
 // A divisor keeps its value: kernels that differ in one stay apart.
 // CHECK-NEXT: call @nnc_kernel_2(%[[ROW]]) : (memref<64xf32>) -> ()
 // CHECK-NEXT: call @nnc_kernel_3(%[[ROW]]) : (memref<64xf32>) -> ()
-// So do kernels that are no contraction kernels, and those whose buffer
-// is used as a whole (its size matters).
-// CHECK-NEXT: call @nnc_kernel_4(%[[SMALL]]) : (memref<512xf32>) -> ()
-// CHECK-NEXT: call @nnc_kernel_5(%[[LARGE]]) : (memref<4608xf32>) -> ()
+// Other kernels on flat buffers merge the same way (nnc-cpu-flatten-kernel-
+// buffers makes them so), a parallel loop's bounds arguments too.
+// CHECK-NEXT: %[[P0:.*]] = arith.constant 64 : index
+// CHECK-NEXT: %[[Q0:.*]] = arith.constant 8 : index
+// CHECK-NEXT: call @nnc_kernel_4(%[[SMALL]], %[[P0]], %[[Q0]]) : (memref<512xf32>, index, index) -> ()
+// CHECK: %[[VIEW4:.*]] = memref.reinterpret_cast %[[LARGE]] to offset: [0], sizes: [512], strides: [1] : memref<4608xf32> to memref<512xf32>
+// CHECK-NEXT: %[[P1:.*]] = arith.constant 192 : index
+// CHECK-NEXT: %[[Q1:.*]] = arith.constant 24 : index
+// CHECK-NEXT: call @nnc_kernel_4(%[[VIEW4]], %[[P1]], %[[Q1]])
+// Kernels whose buffer is used as a whole (its size matters) stay apart.
 // CHECK-NEXT: call @nnc_kernel_6(%[[ROW]]) : (memref<64xf32>) -> ()
 // CHECK-NEXT: call @nnc_kernel_7(%[[COL]]) : (memref<192xf32>) -> ()
 // A shift amount may differ: a shift by a register costs what one by a
@@ -40,8 +46,10 @@
 // CHECK: func.func private @nnc_kernel_2(
 // CHECK: arith.divui %{{.*}}, %{{.*}} : index
 // CHECK: func.func private @nnc_kernel_3(
-// CHECK: func.func private @nnc_kernel_4(
-// CHECK: func.func private @nnc_kernel_5(
+// CHECK: func.func private @nnc_kernel_4(%{{.*}}: memref<512xf32>, %[[PN:.*]]: index, %[[PS:.*]]: index)
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[PN]]) step
+// CHECK: arith.muli %{{.*}}, %[[PS]] : index
+// CHECK-NOT: func.func private @nnc_kernel_5(
 // CHECK: func.func private @nnc_kernel_6(
 // CHECK: func.func private @nnc_kernel_7(
 // CHECK: func.func private @nnc_kernel_8(%{{.*}}: memref<64xf32>, %[[SH:.*]]: index)
@@ -125,18 +133,19 @@ func.func private @nnc_kernel_3(%a: memref<64xf32>) attributes {llvm.bareptr, pa
   return
 }
 
-// kernel_0's loop in a kernel that is no contraction kernel.
+// kernel_0's loop, parallel, in kernels that are no contraction kernels.
 func.func private @nnc_kernel_4(%a: memref<512xf32>) attributes {llvm.bareptr, passthrough = ["noinline"]} {
   %zero = arith.constant 0 : index
   %one = arith.constant 1 : index
   %n = arith.constant 64 : index
   %s = arith.constant 8 : index
   %two = arith.constant 2.0 : f32
-  scf.for %i = %zero to %n step %one {
+  scf.parallel (%i) = (%zero) to (%n) step (%one) {
     %off = arith.muli %i, %s : index
     %x = memref.load %a[%off] : memref<512xf32>
     %y = arith.mulf %x, %two : f32
     memref.store %y, %a[%off] : memref<512xf32>
+    scf.reduce
   }
   return
 }
@@ -147,11 +156,12 @@ func.func private @nnc_kernel_5(%a: memref<4608xf32>) attributes {llvm.bareptr, 
   %n = arith.constant 192 : index
   %s = arith.constant 24 : index
   %two = arith.constant 2.0 : f32
-  scf.for %i = %zero to %n step %one {
+  scf.parallel (%i) = (%zero) to (%n) step (%one) {
     %off = arith.muli %i, %s : index
     %x = memref.load %a[%off] : memref<4608xf32>
     %y = arith.mulf %x, %two : f32
     memref.store %y, %a[%off] : memref<4608xf32>
+    scf.reduce
   }
   return
 }

@@ -42,14 +42,20 @@ static void addUpstream(OpPassManager &pm, StringRef pipeline) {
 }
 
 /// Adds nnc-run-where-present: `pipeline` (with its anchor) on each op
-/// `pm` runs on that holds ops of `dialects` (comma-separated).
+/// `pm` runs on that holds ops of `dialects` (comma-separated), and of
+/// `alongside` too if it names any.
 static void addWherePresent(OpPassManager &pm, StringRef dialects,
-                            StringRef pipeline) {
+                            StringRef pipeline, StringRef alongside = "") {
   nnc::RunWherePresentPassOptions options;
   SmallVector<StringRef> names;
   dialects.split(names, ',');
   for (StringRef name : names)
     options.dialects.push_back(name.str());
+  names.clear();
+  if (!alongside.empty())
+    alongside.split(names, ',');
+  for (StringRef name : names)
+    options.alongside.push_back(name.str());
   options.pipeline = pipeline.str();
   pm.addPass(nnc::createRunWherePresentPass(options));
 }
@@ -114,6 +120,19 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   // else: only where there is one.
   addWherePresent(loops, "vector.transfer_read,vector.transfer_write",
                   "func.func(convert-vector-to-scf{full-unroll=true})");
+  // Kernels that differ in their buffers' shapes alone (a layer's
+  // elementwise and reduction kernels at each image size) are merged before
+  // their lowering, like the contraction kernels: their views fold into
+  // their accesses, their buffers become flat, and the strides and offsets
+  // constants that nnc-cpu-merge-flat-kernels makes arguments.
+  // The entry points' views are left to nnc-cpu-lower-entry-points: they
+  // hold no loop.
+  addWherePresent(loops,
+                  "memref.subview,memref.expand_shape,memref.collapse_shape,"
+                  "affine",
+                  "func.func(fold-memref-alias-ops,lower-affine)", "scf");
+  pm.addPass(createFlattenKernelBuffersPass());
+  pm.addPass(createMergeFlatKernelsPass());
   // Upstream passes, in the order the lowering needs: alloca scopes that
   // scf-to-openmp creates are lowered with the memrefs, before scf-to-cf
   // splits their regions.

@@ -261,19 +261,45 @@ def LowerEntryPointsPass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def FlattenKernelBuffersPass
+    : Pass<"nnc-cpu-flatten-kernel-buffers", "::mlir::ModuleOp"> {
+  let summary = "Address the buffers of kernels lowered to loops as flat "
+                "buffers";
+  let description = [{
+    Runs on buffers, once the kernels are loops (after nnc-cpu-vectorize
+    and the conversion of linalg to loops, and once their views are folded
+    into their accesses). A buffer argument of a kernel that takes bare
+    pointers (`llvm.bareptr`), of static shape, strides and offset, and
+    only read and written element by element (`memref.load`,
+    `memref.store`; `vector.load`, `vector.store` and their masked forms of
+    one-dimensional vectors along a unit-stride innermost dimension),
+    becomes a flat buffer (`memref<N x T>`, N its elements' span from its
+    base): each access's indices become one, the offset plus each index
+    times its stride in `arith` index operations on constants. Every call
+    to the kernel views the buffer it passes as that type
+    (`memref.reinterpret_cast`: the same base pointer). Kernels that differ
+    in their buffers' shapes alone then differ in constants, which
+    nnc-cpu-merge-flat-kernels merges.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def MergeFlatKernelsPass
     : Pass<"nnc-cpu-merge-flat-kernels", "::mlir::ModuleOp"> {
-  let summary = "Merge contraction kernels that differ only in index "
+  let summary = "Merge kernels on flat buffers that differ only in index "
                 "constants and buffer sizes, before their lowering";
   let description = [{
-    Runs on buffers, after nnc-cpu-outline-kernels. Contraction kernels
-    (`nnc-contraction`) that take their buffers as bare pointers to flat
+    Runs on buffers: after nnc-cpu-outline-kernels (the contraction
+    kernels), and again after nnc-cpu-flatten-kernel-buffers (the others).
+    Kernels that take their buffers as bare pointers to flat
     (one-dimensional, static, identity) memrefs, each only read and written
     element by element (loads, stores, prefetches), and whose operations,
     attributes and wiring are the same, differing only in the sizes of
     those buffers and in the values of index constants used by additions,
     subtractions, multiplications, comparisons, minima and maxima,
-    selections, loop bounds and steps, shifts, masks and element indices,
+    selections, loop bounds and steps (sequential and parallel), shifts,
+    masks and element indices,
     become one: the first, which takes the values that differ as trailing
     `index` arguments, one per distinct column of values across the kernels
     (at most 12). Each call to one of them calls it, with that kernel's values,
