@@ -98,3 +98,37 @@ func.func @not_bare(%x: memref<4xf32>) {
   call @k(%x) : (memref<4xf32>) -> ()
   return
 }
+
+// -----
+
+// Index computations on static layouts are their values: a dimension
+// through a cast to dynamic sizes (a fill's, nnc-cpu-generic-fills), a
+// layout's fields, arithmetic on them. The base buffer of a layout's
+// fields is the buffer's pointers; what nothing uses is left out.
+// CHECK-LABEL: module
+// CHECK-NOT: func.func
+// CHECK: llvm.func @sizes(%[[X:.*]]: !llvm.ptr)
+// CHECK-DAG: %[[CHUNKS:.*]] = llvm.mlir.constant(3 : i64) : i64
+// CHECK-DAG: %[[ROWS:.*]] = llvm.mlir.constant(6 : i64) : i64
+// CHECK: llvm.call @fill(%[[CHUNKS]], %[[X]], %[[X]], %{{.*}}, %{{.*}}, %{{.*}}, %[[ROWS]])
+// CHECK-NEXT: llvm.call @flat(%[[X]])
+// CHECK-NEXT: llvm.return
+func.func private @fill(index, memref<?xf32, strided<[1], offset: ?>>, index) attributes {}
+func.func private @flat(memref<20xf32>) attributes {llvm.bareptr}
+func.func @sizes(%x: memref<4x5xf32>) attributes {llvm.bareptr} {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %unused = arith.constant dense<1.0> : vector<8xf32>
+  %all = memref.collapse_shape %x [[0, 1]] : memref<4x5xf32> into memref<20xf32>
+  %any = memref.cast %all : memref<20xf32> to memref<?xf32, strided<[1], offset: ?>>
+  %n = memref.dim %any, %c0 : memref<?xf32, strided<[1], offset: ?>>
+  %chunks = arith.ceildivui %n, %c8 : index
+  %base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %x : memref<4x5xf32> -> memref<f32>, index, index, index, index, index
+  %rows = arith.muli %sizes#0, %c2 : index
+  %rows2 = arith.subi %rows, %c2 : index
+  call @fill(%chunks, %any, %rows2) : (index, memref<?xf32, strided<[1], offset: ?>>, index) -> ()
+  %view = memref.reinterpret_cast %base to offset: [0], sizes: [20], strides: [1] : memref<f32> to memref<20xf32>
+  call @flat(%view) : (memref<20xf32>) -> ()
+  return
+}

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace nnc::cpu {
@@ -111,11 +112,111 @@ struct Runtime {
   LLVM::LLVMFuncOp allocate, allocateAligned, free;
 };
 
-/// Whether this pass lowers `op`, an op of an entry point's body.
-bool lowerableOp(Operation &op, const DenseSet<StringAttr> &functions) {
+/// The values of an entry point's index computations: constants, a
+/// static buffer's sizes (a fill's, nnc-cpu-generic-fills), its layout's
+/// fields, and arithmetic on them, each known as the body is read in order.
+using KnownIndices = DenseMap<Value, int64_t>;
+
+/// The static size `d` of `buffer`, through casts to dynamic sizes.
+std::optional<int64_t> staticSize(Value buffer, int64_t d) {
+  while (true) {
+    auto type = dyn_cast<MemRefType>(buffer.getType());
+    if (!type || d < 0 || d >= type.getRank())
+      return std::nullopt;
+    if (!type.isDynamicDim(d))
+      return type.getDimSize(d);
+    auto cast = buffer.getDefiningOp<memref::CastOp>();
+    if (!cast)
+      return std::nullopt;
+    buffer = cast.getSource();
+  }
+}
+
+/// Records the values `op` computes in `known`; false when it computes an
+/// index this pass cannot know.
+bool foldIndices(Operation &op, KnownIndices &known) {
+  auto operand = [&](unsigned i) { return known.lookup(op.getOperand(i)); };
+  auto knownOperands = [&] {
+    return llvm::all_of(op.getOperands(),
+                        [&](Value v) { return known.contains(v); });
+  };
+  return TypeSwitch<Operation *, bool>(&op)
+      .Case([&](arith::ConstantOp c) {
+        if (c.getType().isIndex())
+          known[c] = cast<IntegerAttr>(c.getValue()).getInt();
+        return true;
+      })
+      .Case([&](memref::DimOp dim) {
+        if (!known.contains(dim.getIndex()))
+          return false;
+        std::optional<int64_t> size =
+            staticSize(dim.getSource(), known.lookup(dim.getIndex()));
+        if (size)
+          known[dim] = *size;
+        return size.has_value();
+      })
+      .Case([&](memref::ExtractStridedMetadataOp metadata) {
+        Buffer layout;
+        if (!staticLayout(metadata.getSource().getType(), layout))
+          return false;
+        known[metadata.getOffset()] = layout.offset;
+        for (auto [v, size] :
+             llvm::zip_equal(metadata.getSizes(), layout.sizes))
+          known[v] = size;
+        for (auto [v, stride] :
+             llvm::zip_equal(metadata.getStrides(), layout.strides))
+          known[v] = stride;
+        return true;
+      })
+      .Case<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivUIOp,
+            arith::RemUIOp, arith::CeilDivUIOp, arith::MinUIOp, arith::MaxUIOp>(
+          [&](auto arith) {
+            if (!arith.getType().isIndex() || !knownOperands())
+              return false;
+            uint64_t x = operand(0), y = operand(1);
+            if (y == 0 &&
+                isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>(
+                    arith.getOperation()))
+              return false;
+            known[arith] =
+                TypeSwitch<Operation *, int64_t>(arith.getOperation())
+                    .Case([&](arith::AddIOp) { return x + y; })
+                    .Case([&](arith::SubIOp) { return x - y; })
+                    .Case([&](arith::MulIOp) { return x * y; })
+                    .Case([&](arith::DivUIOp) { return x / y; })
+                    .Case([&](arith::RemUIOp) { return x % y; })
+                    .Case([&](arith::CeilDivUIOp) {
+                      return x / y + (x % y != 0);
+                    })
+                    .Case([&](arith::MinUIOp) { return std::min(x, y); })
+                    .Default([&](Operation *) { return std::max(x, y); });
+            return true;
+          })
+      .Default([](Operation *) { return true; });
+}
+
+/// Whether `op` is left out: nothing uses what it computes (a constant
+/// that outlining copied into the kernels that use it).
+bool unused(Operation &op) {
+  return op.getNumResults() > 0 && op.use_empty() && isMemoryEffectFree(&op);
+}
+
+/// Whether this pass lowers `op`, an op of an entry point's body whose
+/// index computations are `known`.
+bool lowerableOp(Operation &op, const DenseSet<StringAttr> &functions,
+                 const KnownIndices &known) {
+  if (unused(op))
+    return true;
   Buffer layout;
   return TypeSwitch<Operation *, bool>(&op)
       .Case([](arith::ConstantOp c) { return isScalar(c.getType()); })
+      .Case<memref::DimOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
+            arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp, arith::MinUIOp,
+            arith::MaxUIOp>(
+          [&](Operation *index) { return known.contains(index->getResult(0)); })
+      .Case([&](memref::ExtractStridedMetadataOp metadata) {
+        return known.contains(metadata.getOffset());
+      })
       .Case([&](memref::AllocOp alloc) {
         MemRefType type = alloc.getType();
         Type element = type.getElementType();
@@ -146,9 +247,9 @@ class BodyLowering {
 public:
   BodyLowering(ModuleOp part, LLVM::LLVMFuncOp target,
                const llvm::StringMap<LLVM::LLVMFuncOp> &lowered,
-               const Runtime &runtime)
-      : part(part), lowered(lowered), runtime(runtime), b(part.getContext()),
-        i64(IntegerType::get(part.getContext(), 64)),
+               const Runtime &runtime, const KnownIndices &known)
+      : part(part), lowered(lowered), runtime(runtime), known(known),
+        b(part.getContext()), i64(IntegerType::get(part.getContext(), 64)),
         ptr(LLVM::LLVMPointerType::get(part.getContext())) {
     b.setInsertionPointToStart(target.addEntryBlock(b));
   }
@@ -180,6 +281,8 @@ private:
   }
 
   void lower(Operation &op) {
+    if (unused(op))
+      return;
     Location loc = op.getLoc();
     if (auto c = dyn_cast<arith::ConstantOp>(op)) {
       Value value;
@@ -188,6 +291,19 @@ private:
       else
         value = LLVM::ConstantOp::create(b, loc, c.getType(), c.getValue());
       scalars.map(c.getResult(), value);
+      return;
+    }
+    // An index computation is its value.
+    if (op.getNumResults() == 1 && known.contains(op.getResult(0))) {
+      scalars.map(op.getResult(0), constant(known.lookup(op.getResult(0))));
+      return;
+    }
+    if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(op)) {
+      Buffer base = buffers[metadata.getSource()];
+      staticLayout(metadata.getBaseBuffer().getType(), base);
+      buffers[metadata.getBaseBuffer()] = std::move(base);
+      for (Value v : metadata->getResults().drop_front())
+        scalars.map(v, constant(known.lookup(v)));
       return;
     }
     if (auto alloc = dyn_cast<memref::AllocOp>(op))
@@ -259,6 +375,7 @@ private:
   ModuleOp part;
   const llvm::StringMap<LLVM::LLVMFuncOp> &lowered;
   const Runtime &runtime;
+  const KnownIndices &known;
   OpBuilder b;
   Type i64, ptr;
   DenseMap<Value, Buffer> buffers;
@@ -275,6 +392,7 @@ struct LowerEntryPointsPass
     for (func::FuncOp f : functions)
       names.insert(f.getSymNameAttr());
     SmallVector<SmallVector<Type>> inputs;
+    DenseMap<func::FuncOp, KnownIndices> known;
     bool anyBody = false, allocates = false, allocatesAligned = false,
          frees = false;
     for (func::FuncOp f : functions) {
@@ -287,8 +405,9 @@ struct LowerEntryPointsPass
       anyBody = true;
       if (!f->hasAttr(nnc::cpu::kBarePtrAttr) || !f.getBody().hasOneBlock())
         return;
+      KnownIndices &indices = known[f];
       for (Operation &op : f.getBody().front()) {
-        if (!lowerableOp(op, names))
+        if (!foldIndices(op, indices) || !lowerableOp(op, names, indices))
           return;
         if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
           bool aligned = alloc.getAlignment().value_or(0) > 1;
@@ -341,7 +460,8 @@ struct LowerEntryPointsPass
     }
     for (func::FuncOp f : functions) {
       if (!f.isDeclaration())
-        BodyLowering(part, lowered.lookup(f.getSymName()), lowered, runtime)
+        BodyLowering(part, lowered.lookup(f.getSymName()), lowered, runtime,
+                     known[f])
             .run(f);
       f.erase();
     }

@@ -247,8 +247,10 @@ def LowerEntryPointsPass
     upstream conversions. When every function defined in the part takes
     bare pointers (`llvm.bareptr`), returns nothing and holds only
     allocations and deallocations of static buffers, views of them with
-    static layouts (subviews, casts, reshapes), scalar constants, calls to
-    functions of the part and a return, the part's functions become
+    static layouts (subviews, casts, reshapes), scalar constants, index
+    computations whose values it knows (a static buffer's dimensions, its
+    layout's fields, arithmetic on them), calls to functions of the part,
+    ops whose results nothing uses, and a return, the part's functions become
     `llvm.func`s directly, and so do the part's declarations. A buffer is
     then its two pointers: its layout is known, so each view is its
     source's pointers, and a call passes the aligned pointer to a callee
