@@ -48,10 +48,22 @@ llvm::SetVector<Value> capturedValues(Operation *op) {
 
 /// Whether `type` can cross a call as its aligned pointer alone: not a
 /// memref, or one the LLVM lowering passes bare (static sizes, strides and
-/// offset, from which the callee rebuilds the descriptor).
+/// offset, from which the callee rebuilds the descriptor). Upstream's
+/// LLVMTypeConverter::canConvertToBarePtr answers the same, but derives an
+/// identity layout's strides through its affine map: a third of outlining
+/// Inception-v3's 5,643 kernels, on one thread.
 bool passableAsPointer(Type type) {
-  auto memref = dyn_cast<BaseMemRefType>(type);
-  return !memref || LLVMTypeConverter::canConvertToBarePtr(memref);
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return !isa<BaseMemRefType>(type);
+  if (!memref.hasStaticShape())
+    return false;
+  if (memref.getLayout().isIdentity())
+    return true;
+  if (auto strided = dyn_cast<StridedLayoutAttr>(memref.getLayout()))
+    return !ShapedType::isDynamic(strided.getOffset()) &&
+           llvm::none_of(strided.getStrides(), ShapedType::isDynamic);
+  return LLVMTypeConverter::canConvertToBarePtr(memref);
 }
 
 /// A kernel and the hash of what it computes: its type and attributes but
