@@ -109,7 +109,7 @@ constexpr arith::IntegerOverflowFlags kInBounds =
 void flattenAccesses(BlockArgument arg, const Layout &layout) {
   for (OpOperand &use : llvm::make_early_inc_range(arg.getUses())) {
     Operation *op = use.getOwner();
-    auto [buffer, indices] = *access(op, layout);
+    MutableOperandRange indices = access(op, layout)->second;
     OpBuilder b(op);
     Location loc = op->getLoc();
     int64_t constantPart = layout.offset;

@@ -205,15 +205,13 @@ bool unused(Operation &op) {
 /// index computations are `known`.
 bool lowerableOp(Operation &op, const DenseSet<StringAttr> &functions,
                  const KnownIndices &known) {
-  if (unused(op))
+  // An index computation whose value foldIndices knows is that value.
+  if (unused(op) ||
+      (op.getNumResults() == 1 && known.contains(op.getResult(0))))
     return true;
   Buffer layout;
   return TypeSwitch<Operation *, bool>(&op)
       .Case([](arith::ConstantOp c) { return isScalar(c.getType()); })
-      .Case<memref::DimOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
-            arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp, arith::MinUIOp,
-            arith::MaxUIOp>(
-          [&](Operation *index) { return known.contains(index->getResult(0)); })
       .Case([&](memref::ExtractStridedMetadataOp metadata) {
         return known.contains(metadata.getOffset());
       })
@@ -422,27 +420,19 @@ struct LowerEntryPointsPass
     OpBuilder b(part.getContext());
     Runtime runtime;
     auto i64 = IntegerType::get(part.getContext(), 64);
-    if (allocates) {
-      FailureOr<LLVM::LLVMFuncOp> allocate =
-          LLVM::lookupOrCreateGenericAllocFn(b, part, i64);
-      if (failed(allocate))
-        return signalPassFailure();
-      runtime.allocate = *allocate;
-    }
-    if (allocatesAligned) {
-      FailureOr<LLVM::LLVMFuncOp> allocate =
-          LLVM::lookupOrCreateGenericAlignedAllocFn(b, part, i64);
-      if (failed(allocate))
-        return signalPassFailure();
-      runtime.allocateAligned = *allocate;
-    }
-    if (frees) {
-      FailureOr<LLVM::LLVMFuncOp> free =
-          LLVM::lookupOrCreateGenericFreeFn(b, part);
-      if (failed(free))
-        return signalPassFailure();
-      runtime.free = *free;
-    }
+    auto declare = [](FailureOr<LLVM::LLVMFuncOp> f, LLVM::LLVMFuncOp &into) {
+      if (succeeded(f))
+        into = *f;
+      return succeeded(f);
+    };
+    if ((allocates && !declare(LLVM::lookupOrCreateGenericAllocFn(b, part, i64),
+                               runtime.allocate)) ||
+        (allocatesAligned &&
+         !declare(LLVM::lookupOrCreateGenericAlignedAllocFn(b, part, i64),
+                  runtime.allocateAligned)) ||
+        (frees &&
+         !declare(LLVM::lookupOrCreateGenericFreeFn(b, part), runtime.free)))
+      return signalPassFailure();
     // Every signature first: a call may come before its callee.
     llvm::StringMap<LLVM::LLVMFuncOp> lowered;
     for (auto [f, params] : llvm::zip_equal(functions, inputs)) {
