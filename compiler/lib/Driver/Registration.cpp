@@ -11,6 +11,7 @@
 #include "nnc/Codegen/CPU/Passes.h"
 #include "nnc/Codegen/CUDA/Passes.h"
 #include "nnc/Conversion/Passes.h"
+#include "nnc/Transforms/CallBufferization.h"
 #include "nnc/Transforms/GenericBufferization.h"
 #include "nnc/Transforms/Passes.h"
 #include "nnc/Transforms/StaticSlices.h"
@@ -65,6 +66,8 @@ void nnc::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::arith::registerBufferizableOpInterfaceExternalModels(registry);
   mlir::bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
+  // After upstream's func.call model, one of whose answers it replaces.
+  registerCallAliasingQuery(registry);
   mlir::linalg::registerAllDialectInterfaceImplementations(registry);
   // memref.alloc as an allocation: a returned buffer becomes the out-param
   // itself instead of a copy.
