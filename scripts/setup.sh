@@ -12,7 +12,7 @@ build=${NNC_BUILD_DIR:-$root/build}
 
 packages=(cmake ninja-build ccache python3 python3-pip python3-torch python3-numpy
           llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libomp-22-dev
-          clang-22 libclang-rt-22-dev zlib1g-dev libopenmpi-dev openmpi-bin
+          clang-22 libclang-rt-22-dev lld-22 zlib1g-dev libopenmpi-dev openmpi-bin
           libmimalloc-dev)
 
 as_root() {

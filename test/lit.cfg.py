@@ -72,6 +72,10 @@ for cxx in ("clang++-22", "clang++"):
     if shutil.which(cxx):
         config.available_features.add("clangxx")
         config.substitutions.append(("%clangxx", shutil.which(cxx)))
+        # lld beside clang: nnc links the bench programs with it.
+        clang_dir = os.path.dirname(os.path.realpath(shutil.which(cxx)))
+        if os.access(os.path.join(clang_dir, "ld.lld"), os.X_OK):
+            config.available_features.add("lld")
         break
 
 # The CUDA target: `cuda` when it was built (its runtime's host checks and

@@ -49,6 +49,19 @@ static mlir::LogicalResult cudaLinkFlags(StringRef runtimeDir,
   return mlir::success();
 }
 
+/// Whether lld is installed beside `clang` (the driver's own directory,
+/// where its -fuse-ld=lld looks first): it links a bench program in about
+/// half the time of the system's ld.bfd (Inception-v3's 17 objects and the
+/// runtime: 0.07 s against 0.13).
+static bool lldBeside(StringRef clang) {
+  SmallString<256> lld;
+  if (sys::fs::real_path(clang, lld))
+    return false;
+  sys::path::remove_filename(lld);
+  sys::path::append(lld, "ld.lld");
+  return sys::fs::can_execute(lld);
+}
+
 mlir::LogicalResult nnc::linkExecutable(ArrayRef<std::string> objects,
                                         StringRef output, StringRef runtimeDir,
                                         Target target) {
@@ -83,6 +96,8 @@ mlir::LogicalResult nnc::linkExecutable(ArrayRef<std::string> objects,
   if (target == Target::CUDA && failed(cudaLinkFlags(runtimeDir, cudaFlags)))
     return mlir::failure();
   SmallVector<StringRef> args = {*program, "-fopenmp"};
+  if (lldBeside(*program))
+    args.push_back("-fuse-ld=lld");
   for (const std::string &object : objects)
     args.push_back(object);
   if (target == Target::CUDA)
