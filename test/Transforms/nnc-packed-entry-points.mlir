@@ -23,7 +23,9 @@ llvm.func @other(%a: !llvm.ptr) {
 // An entry point taking bare pointers first gets its C interface: each
 // descriptor's aligned pointer, moved by its offset in elements of the
 // buffer's type. Both wrappers are compiled as the entry point is (its
-// passthrough attributes).
+// passthrough attributes). An entry point that another calls keeps its
+// body, which its C interface calls; the body of one that nothing else
+// calls moves into its C interface.
 // BARE-LABEL: llvm.func @_mlir_ciface_bare(
 // BARE-SAME: %[[D0:.*]]: !llvm.ptr, %[[D1:.*]]: !llvm.ptr) attributes {passthrough = ["noinline", "optnone"]} {
 // BARE: %[[AL0:.*]] = llvm.getelementptr %[[D0]][0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, i64)>
@@ -36,8 +38,22 @@ llvm.func @other(%a: !llvm.ptr) {
 // BARE: llvm.func @bare(
 // BARE-NOT: nnc.bare_c_interface
 // BARE: llvm.return
+// BARE-LABEL: llvm.func @_mlir_ciface_top(
+// BARE-SAME: %[[T0:.*]]: !llvm.ptr, %[[T1:.*]]: !llvm.ptr) attributes {passthrough = ["noinline", "optnone"]} {
+// BARE: %[[C0:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// BARE: %[[C1:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// BARE-NEXT: llvm.call @bare(%[[C1]], %[[C0]]) : (!llvm.ptr, !llvm.ptr) -> ()
+// BARE-NEXT: llvm.return
+// BARE-NEXT: }
+// BARE-NOT: llvm.func @top(
 // BARE: llvm.func @nnc_bare(%{{.*}}: !llvm.ptr) attributes {passthrough = ["noinline", "optnone"]}
 // BARE: llvm.call @_mlir_ciface_bare(
+// BARE: llvm.func @nnc_top(%{{.*}}: !llvm.ptr) attributes {passthrough = ["noinline", "optnone"]}
+// BARE: llvm.call @_mlir_ciface_top(
 llvm.func @bare(%a: !llvm.ptr, %b: !llvm.ptr) attributes {llvm.bareptr, nnc.bare_c_interface = [f32, i32], passthrough = ["noinline", "optnone"]} {
+  llvm.return
+}
+llvm.func @top(%a: !llvm.ptr, %b: !llvm.ptr) attributes {llvm.bareptr, nnc.bare_c_interface = [f32, i32], passthrough = ["noinline", "optnone"]} {
+  llvm.call @bare(%b, %a) : (!llvm.ptr, !llvm.ptr) -> ()
   llvm.return
 }

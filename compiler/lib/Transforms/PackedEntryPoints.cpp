@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace nnc {
 #define GEN_PASS_DEF_PACKEDENTRYPOINTSPASS
@@ -19,11 +20,32 @@ using namespace mlir;
 namespace {
 constexpr llvm::StringLiteral kCInterfacePrefix = "_mlir_ciface_";
 
+/// Moves the body of `f`, a function of one block that only `call` calls,
+/// into the caller in place of the call, and erases `f`.
+void inlineInto(LLVM::CallOp call, LLVM::LLVMFuncOp f) {
+  Block &body = f.getBody().front();
+  for (auto [arg, value] :
+       llvm::zip_equal(body.getArguments(), call.getArgOperands()))
+    arg.replaceAllUsesWith(value);
+  Operation *wrapperReturn = call->getNextNode();
+  call->getBlock()->getOperations().splice(call->getIterator(),
+                                           body.getOperations());
+  call.erase();
+  wrapperReturn->erase();
+  f.erase();
+}
+
 /// Adds `_mlir_ciface_<name>(ptr, ..., ptr)` for `f`, which takes its
 /// buffers as bare pointers (kBareCInterfaceAttr): each argument points at
 /// a memref descriptor, whose aligned pointer moved by its offset is the
-/// buffer's bare pointer.
-void addBareCInterface(LLVM::LLVMFuncOp f, ArrayAttr elements) {
+/// buffer's bare pointer. When nothing else calls `f` (`onlyCall`: an entry
+/// point no other calls, and of one block, as nnc-cpu-lower-entry-points
+/// makes them), its body moves into the C interface: a model's entry
+/// points take hundreds of buffers, most of them on the stack, and each
+/// function that takes them costs the code generator about 0.1 G
+/// instructions for them (SelectionDAG's scheduling of its entry block,
+/// quadratic in their number), a call passing them more.
+void addBareCInterface(LLVM::LLVMFuncOp f, ArrayAttr elements, bool onlyCall) {
   MLIRContext *ctx = f.getContext();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   auto i64 = IntegerType::get(ctx, 64);
@@ -55,8 +77,10 @@ void addBareCInterface(LLVM::LLVMFuncOp f, ArrayAttr elements) {
         LLVM::GEPOp::create(b, loc, ptr, cast<TypeAttr>(element).getValue(),
                             aligned, ArrayRef<LLVM::GEPArg>{offset}));
   }
-  LLVM::CallOp::create(b, loc, f, args);
+  auto call = LLVM::CallOp::create(b, loc, f, args);
   LLVM::ReturnOp::create(b, loc, ValueRange());
+  if (onlyCall)
+    inlineInto(call, f);
 }
 
 struct PackedEntryPointsPass
@@ -65,12 +89,21 @@ struct PackedEntryPointsPass
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     auto ptr = LLVM::LLVMPointerType::get(ctx);
+    // The functions something calls: the entry points the others call keep
+    // a body of their own.
+    DenseSet<StringAttr> called;
+    module.walk([&](LLVM::CallOp call) {
+      if (FlatSymbolRefAttr callee = call.getCalleeAttr())
+        called.insert(callee.getAttr());
+    });
     for (auto f : llvm::to_vector(module.getOps<LLVM::LLVMFuncOp>()))
       if (auto elements =
               f->getAttrOfType<ArrayAttr>(nnc::kBareCInterfaceAttr)) {
         f->removeAttr(nnc::kBareCInterfaceAttr);
         if (!f.isExternal())
-          addBareCInterface(f, elements);
+          addBareCInterface(f, elements,
+                            f.getBody().hasOneBlock() &&
+                                !called.contains(f.getSymNameAttr()));
       }
     SmallVector<LLVM::LLVMFuncOp> entries;
     for (auto func : module.getOps<LLVM::LLVMFuncOp>())
