@@ -369,7 +369,10 @@ def PackedEntryPointsPass
     bare pointers (`nnc.bare_c_interface`, the element type of each, set
     by nnc-cpu-outline-kernels) first gets its C interface:
     `_mlir_ciface_<entry>(ptr, ..., ptr)` passes each descriptor's aligned
-    pointer, moved by its offset. Then for every C-interface function
+    pointer, moved by its offset; when no other function calls the entry
+    point and its body is one block, that body moves into the C interface
+    in place of the call (a function of hundreds of stack arguments costs
+    the code generator each time). Then for every C-interface function
     `_mlir_ciface_<entry>(ptr, ..., ptr)` it adds `nnc_<entry>(ptr args)`,
     which loads the i-th descriptor pointer from `args[i]` and calls it, so
     a runtime can call any model's entry points through one signature.

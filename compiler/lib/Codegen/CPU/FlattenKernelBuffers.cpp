@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnc/Codegen/CPU/Passes.h"
+#include "nnc/Utils/MemRefUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -32,9 +33,7 @@ using namespace mlir;
 
 namespace {
 /// A buffer argument's static layout, and the flat type it takes.
-struct Layout {
-  int64_t offset = 0;
-  SmallVector<int64_t> strides;
+struct Layout : nnc::StaticLayout {
   MemRefType flat;
 };
 
@@ -42,20 +41,18 @@ struct Layout {
 /// lies in a flat buffer of `span` elements from its base.
 std::optional<Layout> flatLayout(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
-  if (!memref || !memref.hasStaticShape() || memref.getMemorySpace() ||
+  if (!memref || memref.getMemorySpace() ||
       (memref.getRank() == 1 && memref.getLayout().isIdentity()))
     return std::nullopt;
-  Layout layout;
-  if (failed(memref.getStridesAndOffset(layout.strides, layout.offset)) ||
-      ShapedType::isDynamic(layout.offset) ||
-      llvm::any_of(layout.strides, ShapedType::isDynamic) ||
-      memref.getNumElements() == 0)
+  std::optional<nnc::StaticLayout> layout = nnc::getStaticLayout(memref);
+  if (!layout || memref.getNumElements() == 0)
     return std::nullopt;
-  int64_t span = layout.offset + 1;
-  for (auto [size, stride] : llvm::zip_equal(memref.getShape(), layout.strides))
+  int64_t span = layout->offset + 1;
+  for (auto [size, stride] :
+       llvm::zip_equal(memref.getShape(), layout->strides))
     span += (size - 1) * stride;
-  layout.flat = MemRefType::get({span}, memref.getElementType());
-  return layout;
+  return Layout{{std::move(*layout)},
+                MemRefType::get({span}, memref.getElementType())};
 }
 
 /// The buffer and the indices of `op`, an access of elements, or nullopt.

@@ -47,15 +47,14 @@ static void addUpstream(OpPassManager &pm, StringRef pipeline) {
 static void addWherePresent(OpPassManager &pm, StringRef dialects,
                             StringRef pipeline, StringRef alongside = "") {
   nnc::RunWherePresentPassOptions options;
-  SmallVector<StringRef> names;
-  dialects.split(names, ',');
-  for (StringRef name : names)
-    options.dialects.push_back(name.str());
-  names.clear();
-  if (!alongside.empty())
-    alongside.split(names, ',');
-  for (StringRef name : names)
-    options.alongside.push_back(name.str());
+  auto append = [](StringRef list, auto &into) {
+    SmallVector<StringRef> names;
+    list.split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+    for (StringRef name : names)
+      into.push_back(name.str());
+  };
+  append(dialects, options.dialects);
+  append(alongside, options.alongside);
   options.pipeline = pipeline.str();
   pm.addPass(nnc::createRunWherePresentPass(options));
 }
