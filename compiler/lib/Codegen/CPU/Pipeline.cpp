@@ -119,7 +119,7 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   addWherePresent(loops,
                   "memref.subview,memref.expand_shape,memref.collapse_shape,"
                   "affine",
-                  "func.func(fold-memref-alias-ops,lower-affine)", "scf");
+                  "func.func(nnc-cpu-fold-views,lower-affine)", "scf");
   pm.addPass(createFlattenKernelBuffersPass());
   pm.addPass(createMergeFlatKernelsPass());
   // The kernels' repeated constants fold here, once they are merged
@@ -180,7 +180,7 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
       "memref.subview,memref.expand_shape,memref.collapse_shape,"
       "memref.reinterpret_cast,memref.cast,memref.transpose,"
       "memref.extract_strided_metadata",
-      "func.func(fold-memref-alias-ops,expand-strided-metadata,lower-affine)");
+      "func.func(nnc-cpu-fold-views{expand-metadata=true},lower-affine)");
   addUpstream(parts, "finalize-memref-to-llvm{use-generic-functions=true}");
   OpPassManager &functions = parts.nest<func::FuncOp>();
   addWherePresent(functions, "scf", "func.func(convert-scf-to-cf)");

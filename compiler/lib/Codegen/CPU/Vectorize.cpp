@@ -484,7 +484,12 @@ struct VectorizePass : nnc::cpu::impl::VectorizePassBase<VectorizePass> {
                                                         &getContext());
     vector::TransferWriteOp::getCanonicalizationPatterns(patterns,
                                                          &getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    // No region simplification: these rewrites leave no block to merge or
+    // erase (every model's LLVM dialect is the same without it).
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       return signalPassFailure();
   }
 };

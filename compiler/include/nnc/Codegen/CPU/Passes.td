@@ -224,6 +224,29 @@ def FoldDescriptorReadsPass
   }];
 }
 
+def FoldViewsPass : Pass<"nnc-cpu-fold-views", "::mlir::func::FuncOp"> {
+  let summary = "Upstream's view folding and metadata expansion, without "
+                "region simplification";
+  let description = [{
+    The rewrites of upstream's `fold-memref-alias-ops` (accesses through a
+    subview, expand_shape or collapse_shape index the view's source) and,
+    with `expand-metadata`, then those of `expand-strided-metadata` (what
+    is left of the views becomes explicit sizes, strides and offsets), each
+    through the greedy driver as upstream's passes run them, but without
+    its region simplification: after every iteration that walked the
+    whole function again, merging blocks and erasing dead ones, of which
+    these rewrites make none.
+  }];
+  let options = [
+    Option<"expandMetadata", "expand-metadata", "bool", /*default=*/"false",
+           "Then expand the remaining views' strided metadata">
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::vector::VectorDialect"
+  ];
+}
+
 def MathToLibmPass : Pass<"nnc-cpu-math-to-libm", "::mlir::ModuleOp"> {
   let summary = "Upstream's convert-math-to-libm, when math ops are left";
   let description = [{
