@@ -57,9 +57,10 @@ struct FuseElementwisePass
     // iteration, for nothing (every model's linalg is the same without it;
     // Inception-v3's pass, on one thread: 0.26 -> 0.21 s).
     // Nor folding: the canonicaliser that follows folds, and the driver
-    // asked every op it visited, again at each iteration (every model's
-    // linalg and LLVM dialect is the same without; Inception-v3's linalg
-    // stage took 2.79 G instructions, 3.02 G with).
+    // asked every op it visited, again at each iteration. Without it only
+    // the order of a few constants differs at the linalg stage; every
+    // model's LLVM dialect and CUDA gpu stage are the same, and
+    // Inception-v3's linalg stage took 2.79 G instructions, 3.02 G with.
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     config.enableFolding(false);
