@@ -14,7 +14,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/ErrorHandling.h"
 
@@ -71,7 +70,7 @@ const StageInfo *nnc::findStage(llvm::StringRef name) {
 }
 
 void nnc::buildNNCleanupPipeline(mlir::OpPassManager &pm) {
-  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(createCanonicalizerWithoutRegionSimplification());
   pm.addPass(mlir::createCSEPass());
 }
 
@@ -83,7 +82,7 @@ void nnc::buildNNTrainingPipeline(mlir::OpPassManager &pm, double lossScale,
   training.dataParallel = dataParallel;
   training.fusedUpdates = fusedUpdates;
   pm.addPass(createGenerateTrainingPass(training));
-  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(createCanonicalizerWithoutRegionSimplification());
   pm.addPass(mlir::createCSEPass());
 }
 
@@ -96,10 +95,7 @@ void nnc::buildNNTrainingPipeline(mlir::OpPassManager &pm, double lossScale,
 /// now 0.03.
 static void addCleanup(mlir::OpPassManager &pm) {
   mlir::OpPassManager &functions = pm.nest<mlir::func::FuncOp>();
-  mlir::GreedyRewriteConfig config;
-  config.setRegionSimplificationLevel(
-      mlir::GreedySimplifyRegionLevel::Disabled);
-  functions.addPass(mlir::createCanonicalizerPass(config));
+  functions.addPass(createCanonicalizerWithoutRegionSimplification());
   functions.addPass(mlir::createCSEPass());
 }
 

@@ -18,6 +18,13 @@ namespace nnc {
 /// `_mlir_ciface_<entry>` (one descriptor pointer per buffer).
 constexpr llvm::StringLiteral kBareCInterfaceAttr = "nnc.bare_c_interface";
 
+/// Upstream's canonicaliser without region simplification, which after
+/// every iteration walks the whole function again to merge blocks and drop
+/// dead ones and unused block arguments. nnc's pipelines run it where it
+/// finds none: on the nn dialect, on linalg, and on kernels before their
+/// lowering (every model's IR is the same without it).
+std::unique_ptr<mlir::Pass> createCanonicalizerWithoutRegionSimplification();
+
 #define GEN_PASS_DECL
 #include "nnc/Transforms/Passes.h.inc"
 

@@ -14,7 +14,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -31,7 +30,7 @@ void nnc::cpu::buildLinalgPipeline(OpPassManager &pm) {
   // function in parallel.
   OpPassManager &functions = pm.nest<func::FuncOp>();
   functions.addPass(createFuseElementwisePass());
-  functions.addPass(createCanonicalizerPass());
+  functions.addPass(createCanonicalizerWithoutRegionSimplification());
   functions.addPass(createCSEPass());
 }
 

@@ -1,0 +1,19 @@
+//===- Canonicalizer.cpp - the canonicaliser nnc's pipelines run ----------===//
+//
+// Part of nnc. Upstream's canonicaliser, configured once for every pipeline
+// that runs it on whole functions (Passes.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnc/Transforms/Passes.h"
+
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/Passes.h"
+
+std::unique_ptr<mlir::Pass>
+nnc::createCanonicalizerWithoutRegionSimplification() {
+  mlir::GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(
+      mlir::GreedySimplifyRegionLevel::Disabled);
+  return mlir::createCanonicalizerPass(config);
+}
