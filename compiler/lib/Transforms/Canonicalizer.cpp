@@ -6,14 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnc/Transforms/Passes.h"
+#include "nnc/Utils/GreedyConfig.h"
 
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
 std::unique_ptr<mlir::Pass>
 nnc::createCanonicalizerWithoutRegionSimplification() {
-  mlir::GreedyRewriteConfig config;
-  config.setRegionSimplificationLevel(
-      mlir::GreedySimplifyRegionLevel::Disabled);
-  return mlir::createCanonicalizerPass(config);
+  return mlir::createCanonicalizerPass(withoutRegionSimplification());
 }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnc/Transforms/Passes.h"
+#include "nnc/Utils/GreedyConfig.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -61,8 +62,7 @@ struct FuseElementwisePass
     // the order of a few constants differs at the linalg stage; every
     // model's LLVM dialect and CUDA gpu stage are the same, and
     // Inception-v3's linalg stage took 2.79 G instructions, 3.02 G with.
-    GreedyRewriteConfig config;
-    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    GreedyRewriteConfig config = nnc::withoutRegionSimplification();
     config.enableFolding(false);
     if (failed(
             applyPatternsGreedily(getOperation(), std::move(patterns), config)))

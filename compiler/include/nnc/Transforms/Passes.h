@@ -18,11 +18,10 @@ namespace nnc {
 /// `_mlir_ciface_<entry>` (one descriptor pointer per buffer).
 constexpr llvm::StringLiteral kBareCInterfaceAttr = "nnc.bare_c_interface";
 
-/// Upstream's canonicaliser without region simplification, which after
-/// every iteration walks the whole function again to merge blocks and drop
-/// dead ones and unused block arguments. nnc's pipelines run it where it
-/// finds none: on the nn dialect, on linalg, and on kernels before their
-/// lowering (every model's IR is the same without it).
+/// Upstream's canonicaliser without region simplification
+/// (nnc::withoutRegionSimplification, nnc/Utils/GreedyConfig.h), as nnc's
+/// pipelines run it on the nn dialect, on linalg, and on the functions
+/// before bufferization.
 std::unique_ptr<mlir::Pass> createCanonicalizerWithoutRegionSimplification();
 
 #define GEN_PASS_DECL

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnc/Codegen/CPU/Passes.h"
+#include "nnc/Utils/GreedyConfig.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -31,8 +32,7 @@ struct FoldViewsPass : nnc::cpu::impl::FoldViewsPassBase<FoldViewsPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    GreedyRewriteConfig config;
-    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    GreedyRewriteConfig config = nnc::withoutRegionSimplification();
     RewritePatternSet folds(&getContext());
     memref::populateFoldMemRefAliasOpPatterns(folds);
     (void)applyPatternsGreedily(getOperation(), std::move(folds), config);

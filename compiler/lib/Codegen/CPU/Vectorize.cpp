@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnc/Codegen/CPU/Passes.h"
+#include "nnc/Utils/GreedyConfig.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -486,10 +487,8 @@ struct VectorizePass : nnc::cpu::impl::VectorizePassBase<VectorizePass> {
                                                          &getContext());
     // No region simplification: these rewrites leave no block to merge or
     // erase (every model's LLVM dialect is the same without it).
-    GreedyRewriteConfig config;
-    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-    if (failed(
-            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     nnc::withoutRegionSimplification())))
       return signalPassFailure();
   }
 };

@@ -8,6 +8,7 @@
 
 #include "nnc/Conversion/NNToCUDA/NNToCUDA.h"
 #include "nnc/Conversion/Passes.h"
+#include "nnc/Utils/GreedyConfig.h"
 
 #include "nn/IR/NNDialect.h"
 
@@ -41,10 +42,8 @@ struct ConvertNNToCUDAPass
     nnc::populateNormToCUDAPatterns(patterns);
     nnc::populateBatchNormToCUDAPatterns(patterns);
     nnc::populateMatmulToCUDAPatterns(patterns, math);
-    GreedyRewriteConfig config;
-    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-    if (failed(
-            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     nnc::withoutRegionSimplification())))
       signalPassFailure();
   }
 };
