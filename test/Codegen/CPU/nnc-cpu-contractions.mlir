@@ -740,3 +740,64 @@ func.func @shared_row_indices(%x: memref<2x16x16x16xf32>, %w: memref<3x3x16x64xf
   memref.dealloc %y : memref<2x7x7x64xf32>
   return
 }
+
+// -----
+
+// A filter gradient whose C (3x3 taps of 64 channels by 64: 144 KiB) fits
+// in L2 is one block that each K slice takes whole: every slice reads its
+// share of the image and of the output gradient once, where each of C's
+// blocks would read it again. Eight slices are work enough without
+// dividing C again.
+// CHECK-LABEL: func.func @filter_grad_whole_c
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<294912xf32>
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (8, 1, 1)
+// AVX512-LABEL: func.func @filter_grad_whole_c
+// AVX512: memref.alloc() {alignment = 64 : i64} : memref<294912xf32>
+// AVX512: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (8, 1, 1)
+#x = affine_map<(kh, kw, ci, co, n, h, w) -> (n, h + kh, w + kw, ci)>
+#dy = affine_map<(kh, kw, ci, co, n, h, w) -> (n, h, w, co)>
+#dw = affine_map<(kh, kw, ci, co, n, h, w) -> (kh, kw, ci, co)>
+func.func @filter_grad_whole_c(%x: memref<8x30x30x64xf32>, %dy: memref<8x28x28x64xf32>, %dw: memref<3x3x64x64xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%dw : memref<3x3x64x64xf32>)
+  linalg.generic {indexing_maps = [#x, #dy, #dw], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %dy : memref<8x30x30x64xf32>, memref<8x28x28x64xf32>) outs(%dw : memref<3x3x64x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// The output gradient of 1024 channels steps 4 KiB from one pixel to the
+// next: in place, the rows of a micro-panel of B would all fall in one set
+// of L1. So B is packed (a copy of its 6272 x 1024 elements, in 64 or 32
+// panels) though C has only 64 rows, and the kernel reads the copy.
+// CHECK-LABEL: func.func @filter_grad_wide
+// CHECK: %[[B:.*]] = memref.alloc() {alignment = 64 : i64} : memref<6422528xf32>
+// CHECK: scf.forall (%{{.*}}) in (64)
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (16, 1, 1)
+// CHECK: vector.load %[[B]]
+// CHECK: vector.fma
+// AVX512-LABEL: func.func @filter_grad_wide
+// AVX512: %[[B:.*]] = memref.alloc() {alignment = 64 : i64} : memref<6422528xf32>
+// AVX512: scf.forall (%{{.*}}) in (32)
+// AVX512: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (16, 1, 1)
+// AVX512: vector.load %[[B]]
+// AVX512: vector.fma
+#x1 = affine_map<(ci, co, n, h, w) -> (n, h, w, ci)>
+#dy1 = affine_map<(ci, co, n, h, w) -> (n, h, w, co)>
+#dw1 = affine_map<(ci, co, n, h, w) -> (ci, co)>
+func.func @filter_grad_wide(%x: memref<32x14x14x64xf32>, %dy: memref<32x14x14x1024xf32>, %dw: memref<64x1024xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%dw : memref<64x1024xf32>)
+  linalg.generic {indexing_maps = [#x1, #dy1, #dw1], iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %dy : memref<32x14x14x64xf32>, memref<32x14x14x1024xf32>) outs(%dw : memref<64x1024xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}

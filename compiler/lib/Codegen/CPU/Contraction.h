@@ -106,7 +106,7 @@ struct GemmPlan {
   /// B is first copied into nr-wide panels, [N/nr][K][nr] with K in the
   /// kernel's order and the last panel padded with zeros, so the kernel
   /// reads it contiguously whatever its layout (worth it when many rows of
-  /// C reuse it). The tiles of a block then run rows outer, panels inner:
+  /// C reuse it, or when its rows in place would share a set of L1). The tiles of a block then run rows outer, panels inner:
   /// A's rows stay in L1 while B's block stays in L2.
   bool packB = false;
   /// How each register tile's rows of A are first copied, for the K block,
@@ -146,7 +146,8 @@ struct GemmPlan {
   /// its own dense copy of C; a last pass adds the copies into C and
   /// applies the epilogue. For a C too small to give every thread blocks
   /// that are not mere slivers (filter gradients: K is the batch times the
-  /// output positions), where slivers would each stream A or B whole.
+  /// output positions), where slivers would each stream A or B whole. A C
+  /// that fits in L2 is one block that every slice takes whole.
   int64_t kSplit = 1;
 };
 
