@@ -801,3 +801,33 @@ func.func @filter_grad_wide(%x: memref<32x14x14x64xf32>, %dy: memref<32x14x14x10
   }
   return
 }
+
+// -----
+
+// A filter gradient over images of 17 x 17 (a prime): with AVX-512's
+// wider tiles the budget of a micro-kernel is 178 steps, which neither 17
+// rows nor any divisor of 17 fit, and one row alone would store the
+// accumulators every 17 steps. The micro-kernel runs all 289 pixels of an
+// image instead: 72 groups of 4 steps of its 14-row panel of A (56
+// elements each), then the last step. AVX2's narrower tiles fit them in
+// their budget anyway (6-row panels).
+// CHECK-LABEL: func.func @filter_grad_prime_rows
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (10, 1, 1)
+// CHECK: scf.for {{.*}} to %c1728{{[_0-9]*}} step %c24{{[_0-9]*}} iter_args
+// AVX512-LABEL: func.func @filter_grad_prime_rows
+// AVX512: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (10, 1, 1)
+// AVX512: scf.for {{.*}} to %c4032{{[_0-9]*}} step %c56{{[_0-9]*}} iter_args
+#x = affine_map<(kw, ci, co, n, h, w) -> (n, h, w + kw, ci)>
+#dy = affine_map<(kw, ci, co, n, h, w) -> (n, h, w, co)>
+#dw = affine_map<(kw, ci, co, n, h, w) -> (kw, ci, co)>
+func.func @filter_grad_prime_rows(%x: memref<10x17x23x96xf32>, %dy: memref<10x17x17x64xf32>, %dw: memref<7x96x64xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%dw : memref<7x96x64xf32>)
+  linalg.generic {indexing_maps = [#x, #dy, #dw], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %dy : memref<10x17x23x96xf32>, memref<10x17x17x64xf32>) outs(%dw : memref<7x96x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -36,6 +36,16 @@ int64_t divisorIn(int64_t size, int64_t lo, int64_t hi, int64_t multiple) {
   return 0;
 }
 
+/// How far past its budget a micro-kernel's K loops may run rather than
+/// cover one row of a prime width. Inception-v3's filter gradients over
+/// its 17x17 images (32 x 17 x 17 pixels) ran 17 steps between stores of
+/// the accumulators with AVX-512 (a budget of 178): their 1x7 and 3x3 ones
+/// took 0.47x and 0.51x the time with all 289 pixels of an image.
+constexpr int64_t kWholeOver = 2;
+/// Fewer K steps than this between the stores of the accumulators cost a
+/// fair share of the micro-kernel's time.
+constexpr int64_t kShortK = 64;
+
 /// The micro-kernel's innermost K loop's trip count.
 int64_t innermostTrip(const Contraction &c, const GemmPlan &plan) {
   return innerTrip(c, plan, c.kDims.size() - 1);
@@ -45,9 +55,11 @@ int64_t innermostTrip(const Contraction &c, const GemmPlan &plan) {
 /// latter covering at most about `kcMax` iterations; `multiple` constrains
 /// the innermost loop's trip count (the dot kernel's vectors). The first
 /// dimension that does not fit whole is chunked by its largest divisor that
-/// fits: a filter gradient's K is the batch, rows and columns (32 x 28 x
-/// 28), and a micro-kernel over one row (28) would load and store its
-/// accumulators every few steps.
+/// fits, or taken whole when none does, the loops inside it are short
+/// (kShortK) and it runs at most kWholeOver times the budget: a filter
+/// gradient's K is the batch, rows and columns (32 x 28 x 28), and a
+/// micro-kernel over one row (28) would load and store its accumulators
+/// every few steps.
 bool blockK(const Contraction &c, int64_t kcMax, int64_t multiple,
             GemmPlan &plan) {
   int64_t inner = 1;
@@ -71,6 +83,11 @@ bool blockK(const Contraction &c, int64_t kcMax, int64_t multiple,
     int64_t chunk = divisorIn(size, 2, std::min(kcMax / inner, size - 1), 1);
     if (chunk > 1) {
       plan.chunk = chunk;
+      ++numInner;
+    } else if (inner < kShortK && inner * size <= kWholeOver * kcMax) {
+      // No divisor fits (17 rows of 17 pixels), and what does fit is short:
+      // the whole dimension, over the budget, beats a micro-kernel of one
+      // row.
       ++numInner;
     }
   }
