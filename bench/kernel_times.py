@@ -15,7 +15,9 @@ name) and costs that layer's FLOPs (nn.conv2d, nn.dense, nn.matmul in the
 nn stage), so it prints each call's seconds per step and GFLOP/s, the
 calls that lose the most time against `--par` GFLOP/s, and the totals.
 Only whole steps count. Needs perf (Debian's linux-perf) and a model with
-a training step.
+a training step. With --nn, --llvm and --samples (the nn stage, the LLVM
+dialect with debug locations and `perf script -F tid,time,ip,sym` output)
+it reads a recorded run instead of building and running one.
 """
 
 import argparse
@@ -112,7 +114,7 @@ def runs_of_samples(script_text, kernels):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("model")
+    parser.add_argument("model", nargs="?")
     parser.add_argument("--batch", type=int)
     parser.add_argument("--cpu", help="nnc's --cpu (default: the host)")
     parser.add_argument("--nnc", default=os.path.join(ROOT, "build/bin/nnc"))
@@ -124,8 +126,26 @@ def main():
     parser.add_argument("--par", type=float, default=215.0,
                         help="GFLOP/s a call is measured against")
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--nn", help="the nn stage, already emitted")
+    parser.add_argument("--llvm", help="the LLVM dialect, already emitted")
+    parser.add_argument("--samples", help="perf script's output, recorded")
     args = parser.parse_args()
+    given = [args.nn, args.llvm, args.samples]
+    if any(given) and not all(given):
+        sys.exit("kernel_times: --nn, --llvm and --samples go together")
+    if all(given):
+        nn, llvm, script = (open(path).read() for path in given)
+    else:
+        nn, llvm, script = record(args)
+    report(args, nn, llvm, script)
 
+
+def record(args):
+    """Builds the program and records its training step: the nn stage, the
+    LLVM dialect and perf script's samples."""
+    if not args.model:
+        sys.exit("kernel_times: name a model, or give --nn, --llvm and "
+                 "--samples")
     flags = [f"--batch={args.batch}"] if args.batch else []
     flags += [f"--cpu={args.cpu}"] if args.cpu else []
     with tempfile.TemporaryDirectory() as tmp:
@@ -144,7 +164,11 @@ def main():
             stdout=subprocess.DEVNULL)
         script = run(["perf", "script", "-i", data, "-F", "tid,time,ip,sym"],
                      capture_output=True, text=True).stdout
+    return nn, llvm, script
 
+
+def report(args, nn, llvm, script):
+    """Lines the samples up with the calls and prints the table."""
     flops = layer_flops(nn)
     kernels, calls = contraction_calls(llvm)
     if not calls:
