@@ -108,6 +108,12 @@ def grad_wide(p, x, y):
         _dense(p, "d", v.reshape(x.shape[0], -1)), y)
 
 
+def grad_filters(p, x, y):
+    v = _conv(p, "c1", _conv(p, "c0", x, act="tanh"), act="tanh")
+    return T.sparse_softmax_cross_entropy(
+        _dense(p, "d", v.mean(dim=(1, 2))), y)
+
+
 def grad_packed(p, x, y):
     v = x
     for name in ("h1", "h2", "h3"):
@@ -201,6 +207,7 @@ LOSSES = {
     "grad_cnn": grad_cnn, "grad_mlp": grad_mlp, "grad_misc": grad_misc,
     "grad_train": grad_train, "grad_strided": grad_strided,
     "grad_wide": grad_wide, "grad_packed": grad_packed,
+    "grad_filters": grad_filters,
 }
 
 
