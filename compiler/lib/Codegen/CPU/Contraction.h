@@ -106,8 +106,9 @@ struct GemmPlan {
   /// B is first copied into nr-wide panels, [N/nr][K][nr] with K in the
   /// kernel's order and the last panel padded with zeros, so the kernel
   /// reads it contiguously whatever its layout (worth it when many rows of
-  /// C reuse it, or when its rows in place would share a set of L1). The tiles of a block then run rows outer, panels inner:
-  /// A's rows stay in L1 while B's block stays in L2.
+  /// C reuse it, or when its rows in place would share a set of L1). The
+  /// tiles of a block then run rows outer, panels inner: A's rows stay in
+  /// L1 while B's block stays in L2.
   bool packB = false;
   /// How each register tile's rows of A are first copied, for the K block,
   /// into a buffer of the thread's (B packed):
