@@ -187,6 +187,13 @@ constexpr int64_t kLongK = 4;
 /// The fewest K iterations a slice sums.
 constexpr int64_t kMinSliceK = 256;
 
+/// Whether K is long beside C's sides: a filter gradient, whose K is the
+/// batch times the output positions, not a product whose blocks merely
+/// are few.
+bool longK(const Contraction &c) {
+  return c.k() >= kLongK * std::max(c.m(), c.n());
+}
+
 int64_t numCBlocks(const Contraction &c, const GemmPlan &plan) {
   return ceilDiv(c.m(), plan.mc) * ceilDiv(c.n(), plan.nc);
 }
@@ -208,10 +215,7 @@ void splitK(const Contraction &c, const CPUTuning &target, GemmPlan &plan) {
   int64_t cBytes = 4 * c.m() * c.n();
   bool whole = cBytes <= target.l2Bytes;
   int64_t blocks = whole ? 1 : numCBlocks(c, plan);
-  // Only for a K long beside C's sides (a filter gradient, not a product
-  // whose blocks merely are few).
-  if (trip < 2 || blocks >= kWantedBlocks ||
-      c.k() < kLongK * std::max(c.m(), c.n()))
+  if (trip < 2 || blocks >= kWantedBlocks || !longK(c))
     return;
   int64_t most =
       std::min(ceilDiv(kWantedBlocks, blocks), kMaxSliceBytes / cBytes);
@@ -251,8 +255,7 @@ bool rowsAlias(const Contraction &c, const GemmPlan &plan) {
 /// the time with AVX2 and 0.75x with AVX-512, the copy of B included.
 bool bRowsShareASet(const Contraction &c) {
   int64_t step = 4 * c.b.coef[c.kDims.back()];
-  return c.k() >= kLongK * std::max(c.m(), c.n()) && step > 0 &&
-         step % kL1SetPeriod == 0;
+  return longK(c) && step > 0 && step % kL1SetPeriod == 0;
 }
 
 /// Whether a register tile's rows of A are better read from a k-major
