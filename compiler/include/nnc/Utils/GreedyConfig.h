@@ -1,5 +1,4 @@
-//===- GreedyConfig.h - the greedy driver as nnc's rewrites run it -*- C++
-//-*-===//
+//===- GreedyConfig.h - nnc's greedy-driver configuration -------*- C++ -*-===//
 //
 // Part of nnc. Used by the canonicaliser nnc's pipelines run, elementwise
 // fusion, the CPU vectoriser and view folding, and convert-nn-to-cuda.
