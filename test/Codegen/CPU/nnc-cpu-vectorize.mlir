@@ -51,6 +51,50 @@ func.func @bias_grad(%x: memref<2x4x4x16xf32>, %g: memref<16xf32>) {
 
 // -----
 
+// A channel sum over each row's columns (batch norm's first stage): four
+// vectors of channels side by side (4 x 8 lanes), four chains of adds,
+// each step one contiguous 128-byte run of a row.
+// CHECK-LABEL: func.func @row_sums
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 4)
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c32
+// CHECK: vector.load {{.*}} : memref<{{.*}}>, vector<32xf32>
+// CHECK: scf.for {{.*}} -> (vector<1x1x32xf32>)
+// CHECK: vector.load {{.*}} : memref<{{.*}}>, vector<32xf32>
+// CHECK: arith.addf {{.*}} : vector<1x1x32xf32>
+// CHECK: vector.store {{.*}} : memref<{{.*}}>, vector<32xf32>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#row = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+func.func @row_sums(%x: memref<2x4x5x64xf32>, %s: memref<2x4x64xf32>) {
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%x : memref<2x4x5x64xf32>) outs(%s : memref<2x4x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.addf %a, %o : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+// The same sum of a transposed operand reads single lanes along the
+// vector loop: one vector at a time.
+// CHECK-LABEL: func.func @transposed_row_sums
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c8
+// CHECK: scf.for {{.*}} -> (vector<1x1x8xf32>)
+// CHECK: vector.transfer_read {{.*}} vector<8xf32>
+// CHECK-NOT: vector<32xf32>
+#tr = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>
+#row = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+func.func @transposed_row_sums(%x: memref<2x4x64x5xf32>, %s: memref<2x4x64xf32>) {
+  linalg.generic {indexing_maps = [#tr, #row], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%x : memref<2x4x64x5xf32>) outs(%s : memref<2x4x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.addf %a, %o : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
 // A transposing op whose map is not a projected permutation (a flipped
 // filter) keeps its linalg form.
 // CHECK-LABEL: func.func @kept

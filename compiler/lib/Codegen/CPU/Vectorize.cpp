@@ -22,6 +22,8 @@
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <numeric>
+
 namespace nnc::cpu {
 #define GEN_PASS_DEF_VECTORIZEPASS
 #include "nnc/Codegen/CPU/Passes.h.inc"
@@ -30,6 +32,9 @@ namespace nnc::cpu {
 using namespace mlir;
 
 namespace {
+/// The most vectors a reduction's loop step takes (accumulatorVectors).
+constexpr int64_t kAccumulatorVectors = 4;
+
 /// The loop of the output's innermost dimension, when it is a parallel loop
 /// and every map is a projected permutation.
 std::optional<unsigned> vectorLoop(linalg::LinalgOp op) {
@@ -380,6 +385,33 @@ linalg::GenericOp splitFullSum(RewriterBase &rewriter, linalg::GenericOp op,
   return partials;
 }
 
+/// How many vectors of the vector loop `v` (`vectors` in all) each
+/// iteration of a reduction's innermost loop takes: up to
+/// kAccumulatorVectors, where every operand that varies along `v` is
+/// contiguous along it. One vector's accumulator is a chain of adds, one
+/// per reduction step, each waiting for the last, and each step reads one
+/// vector from a row C elements after the last (a channel sum over an
+/// image's columns); four side by side are four chains and a whole
+/// 256-byte run of each row. A read that steps along `v` by more than one
+/// element (a transposed operand) is a gather of single lanes, four times
+/// longer for no gain: one vector.
+int64_t accumulatorVectors(linalg::LinalgOp op, unsigned v, int64_t vectors) {
+  if (!llvm::is_contained(op.getIteratorTypesArray(),
+                          utils::IteratorType::reduction))
+    return 1;
+  for (AffineMap map : op.getIndexingMapsArray()) {
+    if (!map.isFunctionOfDim(v))
+      continue;
+    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (!last || last.getPosition() != v)
+      return 1;
+  }
+  int64_t n = 1;
+  while (n < kAccumulatorVectors && vectors % (n * 2) == 0)
+    n *= 2;
+  return n;
+}
+
 struct VectorizePass : nnc::cpu::impl::VectorizePassBase<VectorizePass> {
   using Base::Base;
 
@@ -413,13 +445,16 @@ struct VectorizePass : nnc::cpu::impl::VectorizePassBase<VectorizePass> {
         perThread *= 2;
       outer[v] = lanes * perThread;
     }
+    int64_t width = lanes * accumulatorVectors(op, v, ranges[v] / lanes);
+    if (outer[v])
+      width = std::gcd(width, outer[v]);
     FailureOr<Operation *> block =
         tile(rewriter, op, outer, scf::SCFTilingOptions::LoopType::ForallOp);
     if (failed(block))
       return failure();
     for (unsigned d = 0; d < ranges.size(); ++d)
       inner[d] =
-          d == v ? lanes : (iters[d] == utils::IteratorType::reduction ? 1 : 0);
+          d == v ? width : (iters[d] == utils::IteratorType::reduction ? 1 : 0);
     // The vector loop outside the reductions, so each vector's accumulator
     // can stay in registers across them.
     SmallVector<int64_t> order = {static_cast<int64_t>(v)};
