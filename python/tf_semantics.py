@@ -119,6 +119,8 @@ pool_gap = [math.inf]
 
 
 def _note_gap(xp, window, stride):
+    if window[0] * window[1] < 2:
+        return  # one element: no tie
     patches = xp.unfold(2, window[0], stride[0]).unfold(3, window[1],
                                                         stride[1])
     top = patches.flatten(-2).detach().topk(2, dim=-1).values

@@ -102,6 +102,20 @@ def grad_strided(p, x, y):
     return T.sparse_softmax_cross_entropy(_dense(p, "d", flat), y)
 
 
+def grad_pools(p, x, y):
+    v = _conv(p, "c0", x, act="tanh")
+    outs = [
+        T.max_pool(v, 3, 1, "SAME"),
+        T.max_pool(v, 2, 2, "VALID"),
+        T.max_pool(v, (3, 2), (2, 3), "SAME"),
+        T.max_pool(v, 1, 2, "VALID"),
+        T.avg_pool(v, 3, 2, "SAME"),
+        T.avg_pool(v, (2, 3), (3, 2), "VALID"),
+    ]
+    flat = torch.cat([o.reshape(x.shape[0], -1) for o in outs], dim=1)
+    return T.sparse_softmax_cross_entropy(_dense(p, "d", flat), y)
+
+
 def grad_wide(p, x, y):
     v = _conv(p, "c1", _conv(p, "c0", x, act="tanh"), act="tanh")
     return T.sparse_softmax_cross_entropy(
@@ -206,6 +220,7 @@ LOSSES = {
                                                              y),
     "grad_cnn": grad_cnn, "grad_mlp": grad_mlp, "grad_misc": grad_misc,
     "grad_train": grad_train, "grad_strided": grad_strided,
+    "grad_pools": grad_pools,
     "grad_wide": grad_wide, "grad_packed": grad_packed,
     "grad_filters": grad_filters,
 }

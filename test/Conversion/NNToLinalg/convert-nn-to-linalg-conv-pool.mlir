@@ -167,9 +167,7 @@ func.func @avg_pool_same(%x: tensor<1x5x5x2xf32>) -> tensor<1x3x3x2xf32> {
 
 // max_pool2d_grad: the input padded with -inf (SAME 3/2 on 5 pads 1 on
 // each side), the winner of each window (the first offset holding its
-// maximum) from its nine strided views, then each offset's strided view of
-// a zero tensor of the padded shape adds dy where that offset won; the
-// padding is cut off at the end.
+// maximum) from its nine strided views.
 // CHECK-LABEL: func.func @max_pool_grad
 // CHECK: %[[NEG:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: %[[B:.*]] = linalg.fill ins(%[[NEG]] : f32) outs(%{{.*}} : tensor<1x7x7x2xf32>)
@@ -189,21 +187,44 @@ func.func @avg_pool_same(%x: tensor<1x5x5x2xf32>) -> tensor<1x3x3x2xf32> {
 // CHECK-NEXT: %[[K0:.*]] = arith.constant 0 : i32
 // CHECK-NEXT: %[[W:.*]] = arith.select %[[H0]], %[[K0]], %{{.*}} : i32
 // CHECK-NEXT: linalg.yield %[[W]] : i32
-// CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x7x7x2xf32>)
-// CHECK: %[[S0:.*]] = tensor.extract_slice %[[Z]][0, 0, 0, 0] [1, 3, 3, 2] [1, 2, 2, 1]
+// Then dx gathers by phase of the stride: the even rows and columns
+// (window offset 1 of each axis, k = 4), the even rows' odd columns
+// (offsets 0 of the window to their right, k = 3, and 2 of their own,
+// k = 5), the odd rows' even columns (k = 1, 7) and the odd rows' odd
+// columns (k = 0, 2, 6, 8), each one elementwise op over a strided view of
+// dx, the padding (-1 for the winners) never read (SAME 3/2 on 5).
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x5x5x2xf32>
+// CHECK: %[[S0:.*]] = tensor.extract_slice %[[E]][0, 0, 0, 0] [1, 3, 3, 2] [1, 2, 2, 1]
 // CHECK: %[[U0:.*]] = linalg.generic {{.*}} ins(%[[WIN]], %arg1 : tensor<1x3x3x2xi32>, tensor<1x3x3x2xf32>) outs(%[[S0]] : tensor<1x3x3x2xf32>)
-// CHECK-NEXT: ^bb0(%[[WI:[^:]*]]: i32, %[[G:[^:]*]]: f32, %[[ACC:[^:]*]]: f32):
-// CHECK-NEXT: %[[K:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: ^bb0(%[[WI:[^:]*]]: i32, %[[G:[^:]*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[K:.*]] = arith.constant 4 : i32
 // CHECK-NEXT: %[[WON:.*]] = arith.cmpi eq, %[[WI]], %[[K]] : i32
 // CHECK-NEXT: %[[ZF:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: %[[T:.*]] = arith.select %[[WON]], %[[G]], %[[ZF]] : f32
-// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[ACC]], %[[T]] : f32
-// CHECK-NEXT: linalg.yield %[[SUM]] : f32
-// CHECK: tensor.insert_slice %[[U0]] into %[[Z]][0, 0, 0, 0] [1, 3, 3, 2] [1, 2, 2, 1]
-// CHECK-COUNT-7: tensor.insert_slice %{{.*}} into
+// CHECK-NEXT: linalg.yield %[[T]] : f32
+// CHECK: %[[D0:.*]] = tensor.insert_slice %[[U0]] into %[[E]][0, 0, 0, 0] [1, 3, 3, 2] [1, 2, 2, 1]
+// CHECK: %[[S1:.*]] = tensor.extract_slice %[[D0]][0, 0, 1, 0] [1, 3, 2, 2] [1, 2, 2, 1]
+// CHECK: %[[W3:.*]] = tensor.extract_slice %[[WIN]][0, 0, 1, 0] [1, 3, 2, 2] [1, 1, 1, 1]
+// CHECK: %[[G3:.*]] = tensor.extract_slice %arg1[0, 0, 1, 0] [1, 3, 2, 2] [1, 1, 1, 1]
+// CHECK: %[[W5:.*]] = tensor.extract_slice %[[WIN]][0, 0, 0, 0] [1, 3, 2, 2] [1, 1, 1, 1]
+// CHECK: %[[G5:.*]] = tensor.extract_slice %arg1[0, 0, 0, 0] [1, 3, 2, 2] [1, 1, 1, 1]
+// CHECK: linalg.generic {{.*}} ins(%[[W3]], %[[G3]], %[[W5]], %[[G5]] : {{.*}}) outs(%[[S1]] : tensor<1x3x2x2xf32>)
+// CHECK: arith.constant 3 : i32
+// CHECK: arith.constant 5 : i32
+// CHECK: arith.addf
+// CHECK: tensor.insert_slice %{{.*}} into %[[D0]][0, 0, 1, 0] [1, 3, 2, 2] [1, 2, 2, 1]
+// CHECK: arith.constant 1 : i32
+// CHECK: arith.constant 7 : i32
+// CHECK: tensor.insert_slice %{{.*}}[0, 1, 0, 0] [1, 2, 3, 2] [1, 2, 2, 1]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x2x2xf32>)
+// CHECK: arith.constant 0 : i32
+// CHECK: arith.constant 2 : i32
+// CHECK: arith.addf
+// CHECK: arith.constant 6 : i32
+// CHECK: arith.addf
 // CHECK: arith.constant 8 : i32
-// CHECK: %[[D8:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 2, 2, 0] [1, 3, 3, 2] [1, 2, 2, 1]
-// CHECK-NEXT: %[[DX:.*]] = tensor.extract_slice %[[D8]][0, 1, 1, 0] [1, 5, 5, 2] [1, 1, 1, 1] : tensor<1x7x7x2xf32> to tensor<1x5x5x2xf32>
+// CHECK: arith.addf
+// CHECK: %[[DX:.*]] = tensor.insert_slice %{{.*}}[0, 1, 1, 0] [1, 2, 2, 2] [1, 2, 2, 1]
 // CHECK-NEXT: return %[[DX]]
 func.func @max_pool_grad(%x: tensor<1x5x5x2xf32>, %dy: tensor<1x3x3x2xf32>) -> tensor<1x5x5x2xf32> {
   %0 = nn.max_pool2d_grad %x, %dy {padding = #nn.padding<SAME>, strides = array<i64: 2, 2>, window = array<i64: 3, 3>} : (tensor<1x5x5x2xf32>, tensor<1x3x3x2xf32>) -> tensor<1x5x5x2xf32>
@@ -214,9 +235,8 @@ func.func @max_pool_grad(%x: tensor<1x5x5x2xf32>, %dy: tensor<1x3x3x2xf32>) -> t
 
 // avg_pool2d_grad: each window's gradient divided once by its real
 // (unpadded) positions (SAME 3/2 on 5 pads 1 before: rows oh*2 - 1 ..
-// oh*2 + 2 clamped to [0, 5), the same for columns), then added to every
-// position of the window through nine strided views of a zero tensor of
-// the padded shape; the padding is cut off at the end.
+// oh*2 + 2 clamped to [0, 5), the same for columns), then gathered by
+// phase of the stride, as max_pool2d_grad's are.
 // CHECK-LABEL: func.func @avg_pool_grad
 // CHECK: %[[SH:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<1x3x3x2xf32>)
 // CHECK-NEXT: ^bb0(%[[DYI:[^:]*]]: f32, %{{.*}}: f32):
@@ -241,15 +261,19 @@ func.func @max_pool_grad(%x: tensor<1x5x5x2xf32>, %dy: tensor<1x3x3x2xf32>) -> t
 // CHECK-NEXT: %[[NF:.*]] = arith.sitofp %[[NI]] : i64 to f32
 // CHECK-NEXT: %[[Q:.*]] = arith.divf %[[DYI]], %[[NF]] : f32
 // CHECK-NEXT: linalg.yield %[[Q]] : f32
-// CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x7x7x2xf32>)
-// CHECK: %[[S0:.*]] = tensor.extract_slice %[[Z]][0, 0, 0, 0] [1, 3, 3, 2] [1, 2, 2, 1]
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x5x5x2xf32>
+// CHECK: %[[S0:.*]] = tensor.extract_slice %[[E]][0, 0, 0, 0] [1, 3, 3, 2] [1, 2, 2, 1]
 // CHECK: %[[U0:.*]] = linalg.generic {{.*}} ins(%[[SH]] : tensor<1x3x3x2xf32>) outs(%[[S0]] : tensor<1x3x3x2xf32>)
-// CHECK-NEXT: ^bb0(%[[V:[^:]*]]: f32, %[[ACC:[^:]*]]: f32):
-// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[ACC]], %[[V]] : f32
-// CHECK: tensor.insert_slice %[[U0]] into %[[Z]][0, 0, 0, 0] [1, 3, 3, 2] [1, 2, 2, 1]
-// CHECK-COUNT-7: tensor.insert_slice %{{.*}} into
-// CHECK: %[[D8:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 2, 2, 0] [1, 3, 3, 2] [1, 2, 2, 1]
-// CHECK-NEXT: %[[DX:.*]] = tensor.extract_slice %[[D8]][0, 1, 1, 0] [1, 5, 5, 2] [1, 1, 1, 1] : tensor<1x7x7x2xf32> to tensor<1x5x5x2xf32>
+// CHECK-NEXT: ^bb0(%[[V:[^:]*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: linalg.yield %[[V]] : f32
+// CHECK: tensor.insert_slice %[[U0]] into %[[E]][0, 0, 0, 0] [1, 3, 3, 2] [1, 2, 2, 1]
+// CHECK: tensor.extract_slice %[[SH]][0, 0, 1, 0] [1, 3, 2, 2] [1, 1, 1, 1]
+// CHECK: tensor.extract_slice %[[SH]][0, 0, 0, 0] [1, 3, 2, 2] [1, 1, 1, 1]
+// CHECK: arith.addf
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, 1, 0] [1, 3, 2, 2] [1, 2, 2, 1]
+// CHECK: tensor.insert_slice %{{.*}}[0, 1, 0, 0] [1, 2, 3, 2] [1, 2, 2, 1]
+// CHECK-COUNT-3: arith.addf
+// CHECK: %[[DX:.*]] = tensor.insert_slice %{{.*}}[0, 1, 1, 0] [1, 2, 2, 2] [1, 2, 2, 1]
 // CHECK-NEXT: return %[[DX]]
 func.func @avg_pool_grad(%dy: tensor<1x3x3x2xf32>) -> tensor<1x5x5x2xf32> {
   %0 = nn.avg_pool2d_grad %dy {padding = #nn.padding<SAME>, strides = array<i64: 2, 2>, window = array<i64: 3, 3>} : (tensor<1x3x3x2xf32>) -> tensor<1x5x5x2xf32>
@@ -258,11 +282,14 @@ func.func @avg_pool_grad(%dy: tensor<1x3x3x2xf32>) -> tensor<1x5x5x2xf32> {
 
 // -----
 
-// VALID pooling pads nothing: the gradient needs no cut.
+// Windows that do not overlap: each of the four phases copies the shares
+// to its strided view of dx, nothing added, nothing filled.
 // CHECK-LABEL: func.func @avg_pool_grad_valid
-// CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4x4x2xf32>)
-// CHECK-COUNT-4: tensor.insert_slice
-// CHECK-NOT: tensor.extract_slice
+// CHECK: %[[SH:.*]] = linalg.generic
+// CHECK-NOT: linalg.fill
+// CHECK: tensor.empty() : tensor<1x4x4x2xf32>
+// CHECK-COUNT-4: ins(%[[SH]] : tensor<1x2x2x2xf32>)
+// CHECK-NOT: arith.addf
 // CHECK: return
 func.func @avg_pool_grad_valid(%dy: tensor<1x2x2x2xf32>) -> tensor<1x4x4x2xf32> {
   %0 = nn.avg_pool2d_grad %dy {padding = #nn.padding<VALID>, strides = array<i64: 2, 2>, window = array<i64: 2, 2>} : (tensor<1x2x2x2xf32>) -> tensor<1x4x4x2xf32>

@@ -4,12 +4,12 @@
 // A pool is one elementwise op over the window's strided views of the
 // padded input, contiguous along the channels. Max pooling pads with -inf,
 // so padding never wins; average pooling divides each window by the number
-// of real elements in it, as TensorFlow does. The gradients scatter: each
-// window offset adds the output gradients of the windows whose position
-// there won (max) or shared (average) to a strided view of the input's
-// gradient. At stride 1 an average pool's gradient gathers instead, the
-// forward pool over the padded shares, and a window over the whole image
-// broadcasts its share.
+// of real elements in it, as TensorFlow does. The gradients gather: each
+// position of the input's gradient sums the output gradients of the windows
+// where it won (max) or its share of them (average), one elementwise op per
+// phase of the stride (gatherWindows). At stride 1 an average pool's
+// gradient is the forward pool over the padded shares, and a window over
+// the whole image broadcasts its share.
 //
 //===----------------------------------------------------------------------===//
 
@@ -143,39 +143,124 @@ struct AvgPoolLowering : OpRewritePattern<nn::AvgPool2DOp> {
   }
 };
 
-/// dx of a pooling op: zeros of the padded input's shape; then, for each
-/// window offset (kh, kw) in turn, the strided view of dx that offset covers
-/// (one position per output window, so no two writes collide) gets
-/// `term(inputs..., k)` added, k = kh * KW + kw; then the padding is cut off.
-/// Each step is an elementwise op, contiguous along the channels.
-Value accumulateWindows(
+/// The windows that hold the positions of one phase of an axis of dx (the
+/// positions i = r, r + s, r + 2s, ... at stride s): `count` positions, and
+/// for each window offset kk that lands on them, the distance q from the
+/// j-th position's index to its window's (window j + q).
+struct AxisPhase {
+  int64_t count = 0;
+  SmallVector<std::pair<int64_t, int64_t>> offsets; // (kk, q)
+};
+
+/// The phases of an axis of `size` positions under windows of `window`
+/// positions at `stride`, `before` of padding, `out` windows; and the
+/// padding [lo, hi] that keeps every window index j + q inside the windows'
+/// tensor.
+SmallVector<AxisPhase> axisPhases(int64_t size, int64_t window, int64_t stride,
+                                  int64_t before, int64_t out, int64_t &lo,
+                                  int64_t &hi) {
+  SmallVector<AxisPhase> phases(stride);
+  lo = hi = 0;
+  for (int64_t r = 0; r < stride; ++r) {
+    AxisPhase &phase = phases[r];
+    phase.count = size > r ? (size - r + stride - 1) / stride : 0;
+    if (phase.count == 0)
+      continue;
+    for (int64_t kk = 0; kk < window; ++kk) {
+      // Position r + j*s is offset kk of window w when
+      // w*s + kk = r + j*s + before.
+      int64_t d = r + before - kk;
+      if (d % stride != 0)
+        continue;
+      int64_t q = d / stride;
+      phase.offsets.push_back({kk, q});
+      lo = std::max(lo, -q);
+      hi = std::max(hi, phase.count - 1 + q - (out - 1));
+    }
+  }
+  return phases;
+}
+
+/// dx of a pooling op, gathered: every position sums `term(inputs at
+/// window w, k)` over the windows w that hold it, k = kh * KW + kw its
+/// offset in w, in row-major window order. The positions of one phase per
+/// axis share their offsets and their distance to their windows, so each
+/// phase is one elementwise op over a strided view of dx, reading views of
+/// the inputs (per-window tensors of the output gradient's shape) padded
+/// with `padValues`, which windows past the output read: one pass over dx,
+/// contiguous along the channels. (A scatter, one pass over dx per window
+/// offset, each adding to its strided view, moved ten times the bytes for
+/// a 3x3 window at stride 2.)
+Value gatherWindows(
     OpBuilder &b, Location loc, RankedTensorType dxType,
     RankedTensorType dyType, ArrayRef<int64_t> window,
     ArrayRef<int64_t> strides, ArrayRef<int64_t> pads, ValueRange inputs,
+    ArrayRef<double> padValues,
     function_ref<Value(OpBuilder &, Location, ValueRange, int64_t)> term) {
   MLIRContext *ctx = b.getContext();
-  SmallVector<int64_t> padded(dxType.getShape());
-  padded[1] += pads[0] + pads[1];
-  padded[2] += pads[2] + pads[3];
-  Type elt = dxType.getElementType();
-  Value dx = filled(b, loc, RankedTensorType::get(padded, elt), 0.0);
-  SmallVector<AffineMap> maps(inputs.size() + 1, identity(ctx, 4));
-  for (int64_t kh = 0; kh < window[0]; ++kh)
-    for (int64_t kw = 0; kw < window[1]; ++kw) {
-      Value view = windowSlice(b, loc, dx, kh, kw, strides, dyType.getShape());
-      int64_t k = kh * window[1] + kw;
-      auto update = linalg::GenericOp::create(
-          b, loc, TypeRange{view.getType()}, inputs, ValueRange{view}, maps,
-          parallel(4), [&](OpBuilder &nb, Location l, ValueRange a) {
-            Value sum = add(nb, l, a.back(), term(nb, l, a.drop_back(), k));
-            linalg::YieldOp::create(nb, l, sum);
-          });
-      auto slice = view.getDefiningOp<tensor::ExtractSliceOp>();
-      dx = tensor::InsertSliceOp::create(
-          b, loc, update.getResult(0), dx, slice.getMixedOffsets(),
-          slice.getMixedSizes(), slice.getMixedStrides());
+  int64_t lo[2], hi[2];
+  SmallVector<AxisPhase> phases[2];
+  for (int a = 0; a < 2; ++a)
+    phases[a] = axisPhases(dxType.getDimSize(1 + a), window[a], strides[a],
+                           pads[2 * a], dyType.getDimSize(1 + a), lo[a], hi[a]);
+  SmallVector<Value> padded;
+  for (auto [input, value] : llvm::zip_equal(inputs, padValues))
+    padded.push_back(
+        padNHWC(b, loc, input, {lo[0], hi[0], lo[1], hi[1]}, value));
+  auto attrs = [&](ArrayRef<int64_t> v) {
+    return llvm::map_to_vector(
+        v, [&](int64_t x) -> OpFoldResult { return b.getIndexAttr(x); });
+  };
+  int64_t n = dxType.getDimSize(0), c = dxType.getDimSize(3);
+  Value dx = tensor::EmptyOp::create(b, loc, dxType.getShape(),
+                                     dxType.getElementType());
+  for (auto [rh, ph] : llvm::enumerate(phases[0]))
+    for (auto [rw, pw] : llvm::enumerate(phases[1])) {
+      if (ph.count == 0 || pw.count == 0)
+        continue;
+      SmallVector<int64_t> shape = {n, ph.count, pw.count, c};
+      auto type = RankedTensorType::get(shape, dxType.getElementType());
+      SmallVector<OpFoldResult> at = attrs({0, int64_t(rh), int64_t(rw), 0});
+      SmallVector<OpFoldResult> step = attrs({1, strides[0], strides[1], 1});
+      Value view = tensor::ExtractSliceOp::create(b, loc, type, dx, at,
+                                                  attrs(shape), step);
+      SmallVector<Value> reads;
+      SmallVector<int64_t> ks;
+      for (auto [kh, qh] : ph.offsets)
+        for (auto [kw, qw] : pw.offsets) {
+          ks.push_back(kh * window[1] + kw);
+          for (Value input : padded)
+            reads.push_back(sliceTo(
+                b, loc, input,
+                RankedTensorType::get(
+                    shape,
+                    cast<RankedTensorType>(input.getType()).getElementType()),
+                {0, qh + lo[0], qw + lo[1], 0}));
+        }
+      Value part;
+      if (ks.empty()) {
+        Value zero = floatConst(b, loc, dxType.getElementType(), 0.0);
+        part = linalg::FillOp::create(b, loc, zero, view).getResult(0);
+      } else {
+        SmallVector<AffineMap> maps(reads.size() + 1, identity(ctx, 4));
+        size_t per = inputs.size();
+        part = linalg::GenericOp::create(
+                   b, loc, TypeRange{type}, reads, ValueRange{view}, maps,
+                   parallel(4),
+                   [&](OpBuilder &nb, Location l, ValueRange args) {
+                     Value sum;
+                     for (auto [i, k] : llvm::enumerate(ks)) {
+                       Value t = term(nb, l, args.slice(i * per, per), k);
+                       sum = sum ? add(nb, l, sum, t) : t;
+                     }
+                     linalg::YieldOp::create(nb, l, sum);
+                   })
+                   .getResult(0);
+      }
+      dx = tensor::InsertSliceOp::create(b, loc, part, dx, at, attrs(shape),
+                                         step);
     }
-  return unpadNHWC(b, loc, dx, dxType, pads);
+  return dx;
 }
 
 /// The winner of each window: the offset k = kh * KW + kw (i32) of its
@@ -219,9 +304,9 @@ struct MaxPoolGradLowering : OpRewritePattern<nn::MaxPool2DGradOp> {
         dyType.getShape());
     Type elt = xType.getElementType();
     rewriter.replaceOp(
-        op, accumulateWindows(
+        op, gatherWindows(
                 rewriter, loc, xType, dyType, win, str, pads,
-                ValueRange{winners, op.getOutputGrad()},
+                ValueRange{winners, op.getOutputGrad()}, {-1.0, 0.0},
                 [&](OpBuilder &b, Location l, ValueRange a, int64_t k) {
                   Value won = arith::CmpIOp::create(
                       b, l, arith::CmpIPredicate::eq, a[0],
@@ -270,10 +355,8 @@ struct AvgPoolGradLowering : OpRewritePattern<nn::AvgPool2DGradOp> {
     // Stride 1: each position gathers the shares of the windows that hold
     // it, the window's positions ending at it in `shares` padded by the
     // window less the pool's padding. That is the forward pool's sum over
-    // the window's slices, one pass over dx; the scatter below makes one
-    // pass per window offset, each a slice inserted into the last, and the
-    // bufferization's analysis of such chains grows with the square of
-    // their length.
+    // the window's slices, one op (gatherWindows' one phase, without its
+    // comparisons of window offsets).
     SmallVector<int64_t, 4> reach = {win[0] - 1 - pads[0], win[0] - 1 - pads[1],
                                      win[1] - 1 - pads[2],
                                      win[1] - 1 - pads[3]};
@@ -284,9 +367,8 @@ struct AvgPoolGradLowering : OpRewritePattern<nn::AvgPool2DGradOp> {
           op, foldWindow(rewriter, loc, padded, win, str, dxType, add));
       return success();
     }
-    rewriter.replaceOp(op,
-                       accumulateWindows(rewriter, loc, dxType, dyType, win,
-                                         str, pads, ValueRange{shares},
+    rewriter.replaceOp(op, gatherWindows(rewriter, loc, dxType, dyType, win,
+                                         str, pads, ValueRange{shares}, {0.0},
                                          [](OpBuilder &, Location, ValueRange a,
                                             int64_t) { return a[0]; }));
     return success();

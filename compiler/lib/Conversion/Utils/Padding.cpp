@@ -23,7 +23,13 @@ Value floatConst(OpBuilder &b, Location loc, Type type, double value) {
 Value filled(OpBuilder &b, Location loc, RankedTensorType type, double value) {
   Value empty =
       tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  Value v = floatConst(b, loc, type.getElementType(), value);
+  Type elt = type.getElementType();
+  Value v =
+      isa<IntegerType>(elt)
+          ? arith::ConstantOp::create(
+                b, loc, b.getIntegerAttr(elt, static_cast<int64_t>(value)))
+                .getResult()
+          : floatConst(b, loc, elt, value);
   return linalg::FillOp::create(b, loc, v, empty).getResult(0);
 }
 

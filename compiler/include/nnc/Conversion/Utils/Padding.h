@@ -21,7 +21,8 @@ namespace nnc::conversion {
 mlir::Value floatConst(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
                        double value);
 
-/// A tensor of `type` filled with `value`.
+/// A tensor of `type` filled with `value` (an integer, for an integer
+/// element type).
 mlir::Value filled(mlir::OpBuilder &b, mlir::Location loc,
                    mlir::RankedTensorType type, double value);
 
