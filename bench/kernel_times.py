@@ -32,7 +32,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def run(cmd, **kw):
-    return subprocess.run(cmd, check=True, **kw)
+    """Runs `cmd`; a missing program or a failure ends the script with what
+    went wrong (and the command's own error output when it was captured)."""
+    try:
+        return subprocess.run(cmd, check=True, **kw)
+    except FileNotFoundError:
+        hint = " (Debian's linux-perf)" if cmd[0] == "perf" else ""
+        sys.exit(f"kernel_times: cannot run {cmd[0]}: not found{hint}")
+    except subprocess.CalledProcessError as e:
+        output = e.stderr.strip() if isinstance(e.stderr, str) else ""
+        sys.exit(f"kernel_times: {os.path.basename(cmd[0])} failed (exit "
+                 f"status {e.returncode})" + (f":\n{output}" if output else ""))
 
 
 def layer_flops(nn_text):
