@@ -207,10 +207,6 @@ Value gatherWindows(
   for (auto [input, value] : llvm::zip_equal(inputs, padValues))
     padded.push_back(
         padNHWC(b, loc, input, {lo[0], hi[0], lo[1], hi[1]}, value));
-  auto attrs = [&](ArrayRef<int64_t> v) {
-    return llvm::map_to_vector(
-        v, [&](int64_t x) -> OpFoldResult { return b.getIndexAttr(x); });
-  };
   int64_t n = dxType.getDimSize(0), c = dxType.getDimSize(3);
   Value dx = tensor::EmptyOp::create(b, loc, dxType.getShape(),
                                      dxType.getElementType());
@@ -220,10 +216,8 @@ Value gatherWindows(
         continue;
       SmallVector<int64_t> shape = {n, ph.count, pw.count, c};
       auto type = RankedTensorType::get(shape, dxType.getElementType());
-      SmallVector<OpFoldResult> at = attrs({0, int64_t(rh), int64_t(rw), 0});
-      SmallVector<OpFoldResult> step = attrs({1, strides[0], strides[1], 1});
-      Value view = tensor::ExtractSliceOp::create(b, loc, type, dx, at,
-                                                  attrs(shape), step);
+      // The phase's positions: every stride-th from (rh, rw).
+      Value view = windowSlice(b, loc, dx, rh, rw, strides, shape);
       SmallVector<Value> reads;
       SmallVector<int64_t> ks;
       for (auto [kh, qh] : ph.offsets)
@@ -257,8 +251,10 @@ Value gatherWindows(
                    })
                    .getResult(0);
       }
-      dx = tensor::InsertSliceOp::create(b, loc, part, dx, at, attrs(shape),
-                                         step);
+      auto slice = view.getDefiningOp<tensor::ExtractSliceOp>();
+      dx = tensor::InsertSliceOp::create(
+          b, loc, part, dx, slice.getMixedOffsets(), slice.getMixedSizes(),
+          slice.getMixedStrides());
     }
   return dx;
 }
