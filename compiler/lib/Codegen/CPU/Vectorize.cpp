@@ -386,7 +386,7 @@ linalg::GenericOp splitFullSum(RewriterBase &rewriter, linalg::GenericOp op,
 }
 
 /// How many vectors of the vector loop `v` (`vectors` in all) each
-/// iteration of a reduction's innermost loop takes: up to
+/// iteration of reduction `op`'s innermost loop takes: up to
 /// kAccumulatorVectors, where every operand that varies along `v` is
 /// contiguous along it. One vector's accumulator is a chain of adds, one
 /// per reduction step, each waiting for the last, and each step reads one
@@ -396,9 +396,6 @@ linalg::GenericOp splitFullSum(RewriterBase &rewriter, linalg::GenericOp op,
 /// element (a transposed operand) is a gather of single lanes, four times
 /// longer for no gain: one vector.
 int64_t accumulatorVectors(linalg::LinalgOp op, unsigned v, int64_t vectors) {
-  if (!llvm::is_contained(op.getIteratorTypesArray(),
-                          utils::IteratorType::reduction))
-    return 1;
   for (AffineMap map : op.getIndexingMapsArray()) {
     if (!map.isFunctionOfDim(v))
       continue;
@@ -445,7 +442,9 @@ struct VectorizePass : nnc::cpu::impl::VectorizePassBase<VectorizePass> {
         perThread *= 2;
       outer[v] = lanes * perThread;
     }
-    int64_t width = lanes * accumulatorVectors(op, v, ranges[v] / lanes);
+    bool reduces = llvm::is_contained(iters, utils::IteratorType::reduction);
+    int64_t width =
+        reduces ? lanes * accumulatorVectors(op, v, ranges[v] / lanes) : lanes;
     if (outer[v])
       width = std::gcd(width, outer[v]);
     FailureOr<Operation *> block =
@@ -476,7 +475,7 @@ struct VectorizePass : nnc::cpu::impl::VectorizePassBase<VectorizePass> {
     else
       rewriter.replaceOp(*piece, result->replacements);
     // Out of the reduction loops, innermost first.
-    if (llvm::is_contained(iters, utils::IteratorType::reduction))
+    if (reduces)
       for (auto loop = dyn_cast<scf::ForOp>(body->getParentOp()); loop;
            loop = dyn_cast<scf::ForOp>(loop->getParentOp())) {
         loop = hoistAccumulator(rewriter, loop);
