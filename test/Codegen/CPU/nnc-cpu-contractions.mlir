@@ -831,3 +831,59 @@ func.func @filter_grad_prime_rows(%x: memref<10x17x23x96xf32>, %dy: memref<10x17
   }
   return
 }
+
+// -----
+
+// An epilogue that reads three operands besides C runs row by row: the
+// accumulators are stored to a tile on the stack after the K loop, and one
+// loop over the tile's rows (6 with AVX2, the last tile's cut at M = 256;
+// 8 with AVX-512) reads them back with the operands' rows. Its prefetches
+// run in a loop over the rows too, before the K loop.
+// CHECK-LABEL: func.func @epilogue_by_rows
+// CHECK: scf.forall
+// CHECK: %[[TILE:.*]] = memref.alloca() {alignment = 64 : i64} : memref<96xf32>
+// CHECK: %[[ROWS:.*]] = arith.minsi {{.*}}, %c6 : index
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %[[ROWS]] step %c1 {
+// CHECK-COUNT-3: memref.prefetch {{.*}}, read, locality<3>, data : memref<16384xf32>
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: memref.prefetch {{.*}}, write, locality<3>, data : memref<16384xf32>
+// CHECK-NEXT: }
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: }
+// CHECK-COUNT-12: vector.store {{.*}}, %[[TILE]][{{.*}}] : memref<96xf32>, vector<8xf32>
+// CHECK: %[[ROWS2:.*]] = arith.minsi {{.*}}, %c6 : index
+// CHECK-NEXT: scf.for %[[R:.*]] = %c0 to %[[ROWS2]] step %c1 {
+// CHECK: %[[AT:.*]] = arith.muli %[[R]], %c16 : index
+// CHECK-NEXT: vector.load %[[TILE]][%[[AT]]] : memref<96xf32>, vector<8xf32>
+// CHECK-COUNT-3: vector.load {{.*}} : memref<16384xf32>, vector<8xf32>
+// CHECK: vector.store {{.*}} : memref<16384xf32>, vector<8xf32>
+// CHECK: vector.load %[[TILE]]
+// CHECK: vector.store {{.*}} : memref<16384xf32>, vector<8xf32>
+// CHECK-NEXT: }
+// CHECK-NOT: vector.store
+// CHECK: return
+// AVX512-LABEL: func.func @epilogue_by_rows
+// AVX512: memref.alloca() {alignment = 64 : i64} : memref<256xf32>
+// AVX512: scf.for %{{.*}} = %c0 to %c8 step %c1 {
+// AVX512-COUNT-6: memref.prefetch {{.*}}, read, locality<3>, data : memref<16384xf32>
+// AVX512: scf.for {{.*}} iter_args
+// AVX512-COUNT-16: vector.store {{.*}} : memref<256xf32>, vector<16xf32>
+// AVX512: scf.for %{{.*}} = %c0 to %c8 step %c1 {
+// AVX512-COUNT-2: vector.store {{.*}} : memref<16384xf32>, vector<16xf32>
+// AVX512-NEXT: }
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @epilogue_by_rows(%a: memref<256x64xf32>, %b: memref<64x64xf32>, %g1: memref<256x64xf32>, %g2: memref<256x64xf32>, %g3: memref<256x64xf32>, %d: memref<256x64xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<256x64xf32>
+  linalg.fill ins(%cst : f32) outs(%c : memref<256x64xf32>)
+  linalg.matmul ins(%a, %b : memref<256x64xf32>, memref<64x64xf32>) outs(%c : memref<256x64xf32>)
+  linalg.generic {indexing_maps = [#id, #id, #id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%c, %g1, %g2, %g3 : memref<256x64xf32>, memref<256x64xf32>, memref<256x64xf32>, memref<256x64xf32>) outs(%d : memref<256x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32, %w: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %t = arith.addf %s, %z : f32
+    %u = arith.addf %t, %w : f32
+    linalg.yield %u : f32
+  }
+  memref.dealloc %c : memref<256x64xf32>
+  return
+}

@@ -177,24 +177,67 @@ void Emitter::store(Phase phase, Value value, Value row, Value col, Value cAddr,
 /// are as large as C and rarely in cache: read row by row at C's strides,
 /// they outrun the hardware's prefetchers, and a short K loop cannot hide
 /// the misses.
-void Emitter::prefetchEpilogue(ArrayRef<Value> rows, Value col, int64_t nv) {
-  auto prefetch = [&](const LinearAccess &access, Value flat, bool write) {
+void Emitter::prefetchEpilogue(ArrayRef<Value> rows, Value ir, Value mEnd,
+                               Value col, int64_t nv) {
+  auto prefetch = [&](const LinearAccess &access, Value flat, bool write,
+                      Value row) {
+    Value first = address(access, row, col);
+    for (int64_t at = 0; at < nv * p.lanes; at += kLineFloats)
+      memref::PrefetchOp::create(b, loc, flat, add(first, idx(at)), write,
+                                 /*localityHint=*/3, /*isDataCache=*/true);
+  };
+  // An operand that does not vary along M (a bias) is one row.
+  SmallVector<std::tuple<const LinearAccess *, Value, bool>> byRow;
+  auto operand = [&](const LinearAccess &access, Value flat, bool write) {
     if (access.coef[c.nDim] != 1)
       return;
-    // An operand that does not vary along M (a bias) is one row.
-    bool oneRow =
-        llvm::all_of(c.mDims, [&](unsigned d) { return access.coef[d] == 0; });
-    for (Value row : oneRow ? rows.take_front() : rows) {
-      Value first = address(access, row, col);
-      for (int64_t at = 0; at < nv * p.lanes; at += kLineFloats)
-        memref::PrefetchOp::create(b, loc, flat, add(first, idx(at)), write,
-                                   /*localityHint=*/3, /*isDataCache=*/true);
-    }
+    if (llvm::all_of(c.mDims, [&](unsigned d) { return access.coef[d] == 0; }))
+      prefetch(access, flat, write, rows.front());
+    else
+      byRow.push_back({&access, flat, write});
   };
   for (unsigned i = 0; i < epi->inputs.size(); ++i)
     if (i != epi->cInput)
-      prefetch(epi->inputs[i], epiFlat[i], /*write=*/false);
-  prefetch(epi->dest, dFlat, /*write=*/true);
+      operand(epi->inputs[i], epiFlat[i], /*write=*/false);
+  operand(epi->dest, dFlat, /*write=*/true);
+  if (accTile)
+    return forTileRows(ir, mEnd, [&](Value row, Value) {
+      for (auto [access, flat, write] : byRow)
+        prefetch(*access, flat, write, row);
+    });
+  for (auto [access, flat, write] : byRow)
+    for (Value row : rows)
+      prefetch(*access, flat, write, row);
+}
+
+/// Epilogues that read this many operands besides C, or more, run row by
+/// row in a loop: unrolled, each row's code was the epilogue's whole, and
+/// Inception-v3's twelve-operand epilogues (a convolution's input gradient
+/// plus the nine windows of an average pool's and two more) made its
+/// largest kernels, 7,000 lines of LLVM dialect each. The loop costs the
+/// tile a store and a load of each accumulator, in L1, beside the
+/// operands' loads from memory.
+constexpr unsigned kEpilogueByRowsReads = 3;
+
+bool Emitter::epilogueByRows() const {
+  if (!epi || p.kind == GemmPlan::Kind::Dot || p.mr == 1)
+    return false;
+  unsigned numInputs = epi->inputs.size();
+  bool readsDest =
+      !epi->op.getRegion().front().getArgument(numInputs).use_empty();
+  return numInputs - 1 + readsDest >= kEpilogueByRowsReads;
+}
+
+void Emitter::forTileRows(Value ir, Value mEnd,
+                          function_ref<void(Value, Value)> fn) {
+  Value count = idx(p.mr);
+  if (c.m() % p.mr != 0 || p.mc % p.mr != 0)
+    count = minI(arith::SubIOp::create(b, loc, mEnd, ir), count);
+  auto loop = scf::ForOp::create(b, loc, idx(0), count, idx(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value r = loop.getInductionVar();
+  fn(add(ir, r), r);
 }
 
 /// Emits `fn(phase)` once per phase the K block `blockIndex` may be in.
@@ -447,11 +490,27 @@ void Emitter::outerProductTile(Value ir, Value jr, Value width, Value mEnd,
     return out;
   };
   if (epi && numBlocks == 1)
-    prefetchEpilogue(rows, jr, nv);
+    prefetchEpilogue(rows, ir, mEnd, jr, nv);
   accs = innerLoops(p.numBlockDims, idx(0), idx(0), accs, step,
                     nextBlock || nextTile || tileC ? GroupHook(prefetchNext)
                                                    : nullptr);
   byPhase(blockIndex, numBlocks, [&](Phase phase) {
+    if (accTile && (phase == Phase::Last || phase == Phase::Only)) {
+      for (int64_t i = 0; i < p.mr * nv; ++i)
+        storeVec(accs[i], accTile, idx(i / nv * p.nr + i % nv * p.lanes),
+                 Value());
+      return forTileRows(ir, mEnd, [&](Value row, Value r) {
+        Value cRow = address(c.c, row, jr);
+        Value at = mul(r, p.nr);
+        for (int64_t v = 0; v < nv; ++v) {
+          Value acc = loadVec(accTile, add(at, idx(v * p.lanes)), Value());
+          Value col = add(jr, idx(v * p.lanes));
+          Value cAddr = add(cRow, idx(v * p.lanes));
+          Value value = combine(phase, acc, cAddr, masks[v]);
+          store(phase, value, row, col, cAddr, masks[v]);
+        }
+      });
+    }
     for (int64_t r = 0; r < p.mr; ++r)
       guardedRow(ir, r, mEnd, [&] {
         Value cRow = address(c.c, rows[r], jr);
@@ -603,6 +662,10 @@ void Emitter::emitBlocks(Value partial) {
           aTile = memref::AllocaOp::create(b, loc,
                                            MemRefType::get({aTileSize}, f32),
                                            b.getI64IntegerAttr(64));
+        if (epilogueByRows())
+          accTile = memref::AllocaOp::create(
+              b, loc, MemRefType::get({p.mr * p.nr}, f32),
+              b.getI64IntegerAttr(64));
         forEachBlock([&](Value aK, Value bK, Value blockIndex) {
           auto loop = [&](Value lo, Value hi, int64_t step,
                           function_ref<void(Value)> body) {
@@ -629,7 +692,7 @@ void Emitter::emitBlocks(Value partial) {
           else
             panels([&](Value jr) { rows([&](Value ir) { one(ir, jr); }); });
         });
-        aTile = Value();
+        aTile = accTile = Value();
         scf::InParallelOp::create(b, loc);
       });
   // Its micro-kernel is left alone by LLVM's vectorisers and unrollers

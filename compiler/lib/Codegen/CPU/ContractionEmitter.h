@@ -46,14 +46,20 @@ struct Emitter {
   SmallVector<int64_t> aCoef;
   Value aTile;
   int64_t aRowStride = 0, aTileSize = 0;
+  /// The register tile's accumulators, stored for an epilogue that runs
+  /// row by row (epilogueByRows), else null.
+  Value accTile;
   /// The K slice this code sums (plan.kSplit > 1), else null.
   Value slice;
   /// Rows per group in one line of every access (lineGroup), or 0; the
   /// rows of such groups (tileRows), each as its group's first row and its
-  /// offset from it; and the first rows' addresses per access.
+  /// offset from it; and the first rows' frozen parts per access strides.
   int64_t rowGroup = 0;
   DenseMap<Value, std::pair<Value, int64_t>> rowInLine;
-  DenseMap<std::pair<const LinearAccess *, Value>, Value> firstRowAddress;
+  DenseMap<std::pair<ArrayRef<int64_t>, Value>, Value> firstRowAddress;
+  /// The contribution of the M dimensions at a row, without an offset, per
+  /// access strides (rowPart).
+  DenseMap<std::pair<ArrayRef<int64_t>, Value>, Value> rowParts;
   /// The index of each of `dims` (c.mDims or c.nDims) at a flattened index,
   /// computed once, where the flattened index is defined (indices).
   DenseMap<std::pair<const unsigned *, Value>, SmallVector<Value>> split;
@@ -173,30 +179,55 @@ struct Emitter {
     return address;
   }
 
+  /// The contribution of the M dimensions at flattened row `m` to an
+  /// access with strides `coef`, without its offset. It is computed once
+  /// per row and strides, right after the row's indices, and shared by
+  /// every access with those strides: the operands of an epilogue are
+  /// mostly views of one buffer or buffers of one shape (Inception-v3's
+  /// average-pool gradients read nine windows of one padded buffer), and
+  /// each computed its own, for its loads and again for its prefetches.
+  Value rowPart(ArrayRef<int64_t> coef, Value m) {
+    Value &part = rowParts[{coef, m}];
+    if (!part) {
+      ArrayRef<Value> index = indices(c.mDims, m);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointAfterValue(index.size() > 1 ? index[0] : m);
+      part = idx(0);
+      for (unsigned i = c.mDims.size(); i-- > 0;)
+        if (coef[c.mDims[i]])
+          part = add(part, mul(index[i], coef[c.mDims[i]]));
+    }
+    return part;
+  }
+
   /// offset + the contribution of the M dimensions at flattened row `m`.
   /// Row i of a group in one line (tileRows) is the group's first row's
-  /// address, computed once per access, plus i times the innermost M
-  /// stride. That address is frozen: opaque to LLVM, the group's loads are
-  /// one register plus constants, and loop strength reduction does not search
-  /// through its chain of divisions for each of them (it spent a third of
-  /// AlexNet's code generation doing so).
+  /// part, computed once per strides, plus the offset and i times the
+  /// innermost M stride. That part is frozen: opaque to LLVM, the group's
+  /// loads are one register plus constants, and loop strength reduction
+  /// does not search through its chain of divisions for each of them (it
+  /// spent a third of AlexNet's code generation doing so).
   Value rowAddress(const LinearAccess &access, Value m) {
     auto it = rowInLine.find(m);
     if (it == rowInLine.end())
-      return addressOf(access, c.mDims, m, idx(access.offset));
+      return add(rowPart(access.coef, m), idx(access.offset));
     auto [first, r] = it->second;
-    Value &base = firstRowAddress[{&access, first}];
+    Value &base = firstRowAddress[{access.coef, first}];
     if (!base) {
-      // After the first row's indices, which other accesses share.
+      Value part = rowPart(access.coef, first);
       ArrayRef<Value> index = indices(c.mDims, first);
       OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointAfterValue(index.size() > 1 ? index[0] : first);
-      Value address = addressOf(access, c.mDims, first, idx(access.offset));
-      Value bits = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+      // After the part, or after the row's indices when the access does
+      // not vary along M (its part is the constant 0).
+      Value after = part;
+      if (part == idx(0))
+        after = index.size() > 1 ? index[0] : first;
+      b.setInsertionPointAfterValue(after);
+      Value bits = arith::IndexCastOp::create(b, loc, b.getI64Type(), part);
       bits = LLVM::FreezeOp::create(b, loc, bits);
       base = arith::IndexCastOp::create(b, loc, b.getIndexType(), bits);
     }
-    return add(base, idx(r * access.coef[c.mDims.back()]));
+    return add(base, idx(access.offset + r * access.coef[c.mDims.back()]));
   }
 
   /// The contribution of the N dimensions at flattened column `n`.
@@ -302,9 +333,19 @@ struct Emitter {
   void store(Phase phase, Value value, Value row, Value col, Value cAddr,
              Value laneMask);
 
-  /// Prefetches what the epilogue of the tile at `rows`, columns from
-  /// `col` (`nv` vectors wide) reads and writes, ahead of its K loop.
-  void prefetchEpilogue(ArrayRef<Value> rows, Value col, int64_t nv);
+  /// Prefetches what the epilogue of the tile at `rows` (from `ir`, up to
+  /// `mEnd`), columns from `col` (`nv` vectors wide) reads and writes,
+  /// ahead of its K loop.
+  void prefetchEpilogue(ArrayRef<Value> rows, Value ir, Value mEnd, Value col,
+                        int64_t nv);
+
+  /// Whether the epilogue runs row by row in a loop over the tile's rows,
+  /// from the accumulators stored to `accTile`, rather than unrolled.
+  bool epilogueByRows() const;
+
+  /// A loop over the rows from `ir` of the tile, up to `mEnd`: `fn(row,
+  /// r)` emits row ir + r.
+  void forTileRows(Value ir, Value mEnd, function_ref<void(Value, Value)> fn);
 
   /// Emits `fn(phase)` once per phase the K block `blockIndex` may be in.
   void byPhase(Value blockIndex, int64_t numBlocks,
