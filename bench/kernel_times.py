@@ -110,7 +110,8 @@ def runs_of_samples(script_text, kernels):
     for s in samples:
         if int(s[0]) != main:
             continue
-        sym = s[3].split("..")[0]
+        # A kernel's parallel loop runs in its KERNEL.bodyN function.
+        sym = s[3].split(".")[0]
         if sym not in kernels:
             last = None
             continue

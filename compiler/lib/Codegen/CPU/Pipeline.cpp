@@ -200,6 +200,8 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   pm.addPass(createPackedEntryPointsPass());
   // Kernels that differ in constants alone are compiled once.
   pm.addPass(createMergeKernelsPass());
+  // Their parallel loop nests call the runtime's dispatcher.
+  pm.addPass(createParallelToRuntimePass());
 }
 
 void nnc::cpu::registerPipelines() {

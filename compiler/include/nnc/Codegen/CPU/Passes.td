@@ -355,4 +355,24 @@ def MergeKernelsPass : Pass<"nnc-cpu-merge-kernels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def ParallelToRuntimePass
+    : Pass<"nnc-cpu-parallel-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "Kernels' parallel loop nests as calls of the runtime's "
+                "dispatcher";
+  let description = [{
+    Runs on the LLVM dialect, after nnc-cpu-merge-kernels. In every kernel,
+    an `omp.parallel` region that holds only a guided (or unscheduled)
+    `omp.wsloop` of one `omp.loop_nest`, without clauses, becomes a call
+    `nnc_parallel_for(@KERNEL.bodyN, context, count)`: the nest's blocks
+    move to the internal function `KERNEL.bodyN(context, first, last)`,
+    which runs its iterations [first, last) (numbered row-major, each
+    dimension's indices from its bounds and step); the values it reads
+    from the kernel go through a structure on the kernel's stack, and its
+    constants are copied into it. The runtime (runtime/lib/Parallel.cpp)
+    hands out chunks of the `count` iterations to the OpenMP threads as
+    the guided schedule does.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // NNC_CODEGEN_CPU_PASSES_TD
