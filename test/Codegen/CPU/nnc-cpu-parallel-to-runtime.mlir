@@ -2,7 +2,7 @@
 
 // A kernel's 2-D parallel nest (4 x 3 iterations from (1, 0), steps 2 and
 // 1) becomes its body function and a call of the runtime's dispatcher for
-// 12 iterations. The body reads the kernel's pointer and its i64 argument
+// 12 iterations (each dimension's trip count at least 0). The body reads the kernel's pointer and its i64 argument
 // from the context the kernel stores on its stack; its constants are
 // copied. Iteration i runs at (1 + 2 * (i / 3), i % 3).
 // CHECK-LABEL: llvm.func @nnc_kernel_0(%arg0: !llvm.ptr, %arg1: i64)
@@ -12,6 +12,7 @@
 // CHECK-NEXT: llvm.store %arg1, %[[P0]] : i64, !llvm.ptr
 // CHECK-NEXT: %[[P1:.*]] = llvm.getelementptr %[[CTX]][0, 1]
 // CHECK-NEXT: llvm.store %arg0, %[[P1]] : !llvm.ptr, !llvm.ptr
+// CHECK-COUNT-2: llvm.intr.smax
 // CHECK: %[[FN:.*]] = llvm.mlir.addressof @nnc_kernel_0.body0 : !llvm.ptr
 // CHECK-NEXT: llvm.call @nnc_parallel_for(%[[FN]], %[[CTX]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64) -> ()
 // CHECK-NEXT: llvm.return

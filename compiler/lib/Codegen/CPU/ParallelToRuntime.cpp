@@ -214,9 +214,11 @@ LLVMFuncOp outline(LLVMFuncOp kernel, omp::ParallelOp parallel,
                             ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
     LLVM::StoreOp::create(b, loc, v, at);
   }
+  // An empty dimension (a negative trip count) empties the nest.
   Value count = constant(b, 1);
   for (Value trip : trips(b, [](Value v) { return v; }))
-    count = LLVM::MulOp::create(b, loc, count, trip);
+    count = LLVM::MulOp::create(
+        b, loc, count, LLVM::SMaxOp::create(b, loc, trip, constant(b, 0)));
   Value fn = LLVM::AddressOfOp::create(b, loc, ptr, name);
   LLVM::CallOp::create(b, loc, TypeRange{}, kParallelFor,
                        ValueRange{fn, contextPtr, count});
