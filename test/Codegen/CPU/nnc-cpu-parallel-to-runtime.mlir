@@ -2,9 +2,10 @@
 
 // A kernel's 2-D parallel nest (4 x 3 iterations from (1, 0), steps 2 and
 // 1) becomes its body function and a call of the runtime's dispatcher for
-// 12 iterations (each dimension's trip count at least 0). The body reads the kernel's pointer and its i64 argument
-// from the context the kernel stores on its stack; its constants are
-// copied. Iteration i runs at (1 + 2 * (i / 3), i % 3).
+// 12 iterations (each dimension's trip count at least 0). The body reads
+// the kernel's pointer and its i64 argument from the context the kernel
+// stores on its stack; its constants are copied. Iteration i runs at
+// (1 + 2 * (i / 3), i % 3).
 // CHECK-LABEL: llvm.func @nnc_kernel_0(%arg0: !llvm.ptr, %arg1: i64)
 // CHECK: %[[CTX:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(i64, ptr)>
 // CHECK-NOT: omp.
