@@ -50,8 +50,8 @@ constexpr llvm::StringLiteral kParallelFor = "nnc_parallel_for";
 /// else null.
 omp::LoopNestOp plainLoopNest(omp::ParallelOp parallel) {
   Block &block = parallel.getRegion().front();
-  if (parallel->getNumOperands() != 0 || !parallel.getRegion().hasOneBlock() ||
-      block.getOperations().size() != 2)
+  if (parallel->getNumOperands() != 0 || parallel.getProcBindKind() ||
+      !parallel.getRegion().hasOneBlock() || block.getOperations().size() != 2)
     return nullptr;
   auto wsloop = dyn_cast<omp::WsloopOp>(block.front());
   if (!wsloop || wsloop->getNumOperands() != 0 || wsloop.getOrder() ||
