@@ -35,6 +35,7 @@ OPTIMIZERS = {"cifar10_cnn": ("sgd", 0.1, 0.0), "cifar_mlp": ("sgd", 0.01, 0.0),
               "grad_train": ("sgd", 0.1, 0.9),
               "grad_strided": ("sgd", 0.05, 0.5),
               "grad_pools": ("sgd", 0.05, 0.5),
+              "grad_branches": ("sgd", 0.05, 0.5),
               "grad_wide": ("sgd", 0.05, 0.5),
               "grad_packed": ("sgd", 0.05, 0.5),
               "grad_filters": ("sgd", 1.0, 0.5)}

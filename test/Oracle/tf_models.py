@@ -116,6 +116,17 @@ def grad_pools(p, x, y):
     return T.sparse_softmax_cross_entropy(_dense(p, "d", flat), y)
 
 
+def grad_branches(p, x, y):
+    v = _conv(p, "c0", x, act="tanh")
+    outs = [
+        _conv(p, "b1", v, act="tanh"),
+        _conv(p, "b2", v, act="tanh"),
+        _conv(p, "b3", T.avg_pool(v, 3, 1, "SAME"), act="tanh"),
+    ]
+    flat = torch.cat(outs, dim=3).reshape(x.shape[0], -1)
+    return T.sparse_softmax_cross_entropy(_dense(p, "d", flat), y)
+
+
 def grad_wide(p, x, y):
     v = _conv(p, "c1", _conv(p, "c0", x, act="tanh"), act="tanh")
     return T.sparse_softmax_cross_entropy(
@@ -220,7 +231,7 @@ LOSSES = {
                                                              y),
     "grad_cnn": grad_cnn, "grad_mlp": grad_mlp, "grad_misc": grad_misc,
     "grad_train": grad_train, "grad_strided": grad_strided,
-    "grad_pools": grad_pools,
+    "grad_pools": grad_pools, "grad_branches": grad_branches,
     "grad_wide": grad_wide, "grad_packed": grad_packed,
     "grad_filters": grad_filters,
 }
