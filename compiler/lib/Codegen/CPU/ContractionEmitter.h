@@ -2,7 +2,8 @@
 //
 // Part of nnc. The state and helpers shared by the files that emit a
 // planned contraction: the tiles, blocks and K slices
-// (ContractionEmit.cpp), and the copies of the operands, packed B panels
+// (ContractionEmit.cpp), the tiles' stores and fused epilogue
+// (ContractionStores.cpp), and the copies of the operands, packed B panels
 // and A tiles, and the slices' sum (ContractionCopies.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -169,14 +170,21 @@ struct Emitter {
   }
 
   /// `address` plus the contribution of `dims` (outer to inner) at their
-  /// flattened index `flat`.
-  Value addressOf(const LinearAccess &access, ArrayRef<unsigned> dims,
-                  Value flat, Value address) {
+  /// flattened index `flat`, to an access with strides `coef`.
+  Value addressOf(ArrayRef<int64_t> coef, ArrayRef<unsigned> dims, Value flat,
+                  Value address) {
     ArrayRef<Value> index = indices(dims, flat);
     for (unsigned i = dims.size(); i-- > 0;)
-      if (access.coef[dims[i]])
-        address = add(address, mul(index[i], access.coef[dims[i]]));
+      if (coef[dims[i]])
+        address = add(address, mul(index[i], coef[dims[i]]));
     return address;
+  }
+
+  /// The last of row `m`'s indices to be computed (`m` itself when M is
+  /// one dimension): what is derived from the row goes right after it.
+  Value afterIndices(Value m) {
+    ArrayRef<Value> index = indices(c.mDims, m);
+    return index.size() > 1 ? index[0] : m;
   }
 
   /// The contribution of the M dimensions at flattened row `m` to an
@@ -189,13 +197,9 @@ struct Emitter {
   Value rowPart(ArrayRef<int64_t> coef, Value m) {
     Value &part = rowParts[{coef, m}];
     if (!part) {
-      ArrayRef<Value> index = indices(c.mDims, m);
       OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointAfterValue(index.size() > 1 ? index[0] : m);
-      part = idx(0);
-      for (unsigned i = c.mDims.size(); i-- > 0;)
-        if (coef[c.mDims[i]])
-          part = add(part, mul(index[i], coef[c.mDims[i]]));
+      b.setInsertionPointAfterValue(afterIndices(m));
+      part = addressOf(coef, c.mDims, m, idx(0));
     }
     return part;
   }
@@ -215,14 +219,11 @@ struct Emitter {
     Value &base = firstRowAddress[{access.coef, first}];
     if (!base) {
       Value part = rowPart(access.coef, first);
-      ArrayRef<Value> index = indices(c.mDims, first);
       OpBuilder::InsertionGuard guard(b);
       // After the part, or after the row's indices when the access does
       // not vary along M (its part is the constant 0).
-      Value after = part;
-      if (part == idx(0))
-        after = index.size() > 1 ? index[0] : first;
-      b.setInsertionPointAfterValue(after);
+      b.setInsertionPointAfterValue(part == idx(0) ? afterIndices(first)
+                                                   : part);
       Value bits = arith::IndexCastOp::create(b, loc, b.getI64Type(), part);
       bits = LLVM::FreezeOp::create(b, loc, bits);
       base = arith::IndexCastOp::create(b, loc, b.getIndexType(), bits);
@@ -232,7 +233,7 @@ struct Emitter {
 
   /// The contribution of the N dimensions at flattened column `n`.
   Value colAddress(const LinearAccess &access, Value n) {
-    return addressOf(access, c.nDims, n, idx(0));
+    return addressOf(access.coef, c.nDims, n, idx(0));
   }
 
   /// The address of row `m`, column `n` of `access`.
