@@ -105,6 +105,12 @@ LLVMFuncOp outline(LLVMFuncOp kernel, omp::ParallelOp parallel,
       fieldTypes.push_back(v.getType());
     }
   auto structType = LLVM::LLVMStructType::getLiteral(ctx, fieldTypes);
+  // The address of the context's field `i`, at `base`.
+  auto field = [&](OpBuilder &builder, Value base, size_t i) -> Value {
+    return LLVM::GEPOp::create(
+        builder, loc, ptr, structType, base,
+        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+  };
 
   // body(context, first, last).
   OpBuilder b(ctx);
@@ -122,12 +128,8 @@ LLVMFuncOp outline(LLVMFuncOp kernel, omp::ParallelOp parallel,
   for (Value v : captured)
     if (isCopied(v.getDefiningOp()))
       map.map(v, b.clone(*v.getDefiningOp())->getResult(0));
-  for (auto [i, v] : llvm::enumerate(fields)) {
-    Value at =
-        LLVM::GEPOp::create(b, loc, ptr, structType, context,
-                            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
-    map.map(v, LLVM::LoadOp::create(b, loc, v.getType(), at));
-  }
+  for (auto [i, v] : llvm::enumerate(fields))
+    map.map(v, LLVM::LoadOp::create(b, loc, v.getType(), field(b, context, i)));
   auto lookup = [&](Value v) { return map.lookupOrDefault(v); };
   auto constant = [&](OpBuilder &builder, int64_t value) -> Value {
     return LLVM::ConstantOp::create(builder, loc, i64, value);
@@ -208,12 +210,8 @@ LLVMFuncOp outline(LLVMFuncOp kernel, omp::ParallelOp parallel,
                                         /*alignment=*/0);
   }
   b.setInsertionPoint(parallel);
-  for (auto [i, v] : llvm::enumerate(fields)) {
-    Value at =
-        LLVM::GEPOp::create(b, loc, ptr, structType, contextPtr,
-                            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
-    LLVM::StoreOp::create(b, loc, v, at);
-  }
+  for (auto [i, v] : llvm::enumerate(fields))
+    LLVM::StoreOp::create(b, loc, v, field(b, contextPtr, i));
   // An empty dimension (a negative trip count) empties the nest.
   Value count = constant(b, 1);
   for (Value trip : trips(b, [](Value v) { return v; }))
