@@ -349,7 +349,7 @@ func.func @consumer_of_large_c(%a: memref<8192x256xf32>, %b: memref<256x640xf32>
 // AVX512: scf.for {{.*}} to %c8{{[_0-9]*}} step
 // AVX512: scf.for {{.*}} to %c4{{[_0-9]*}} step %c1{{[_0-9]*}} iter_args
 // AVX512: %[[TO:.*]] = arith.addi %[[FROM:.*]], %c256{{[_0-9]*}} : index
-// AVX512-NEXT: scf.for {{.*}} = %[[FROM]] to %[[TO]] step %c32{{[_0-9]*}} iter_args
+// AVX512-NEXT: scf.for {{.*}} = %[[FROM]] to %[[TO]] step %c16{{[_0-9]*}} iter_args
 #x = affine_map<(kh, kw, ci, co, n, h, w) -> (n, h + kh, w + kw, ci)>
 #dy = affine_map<(kh, kw, ci, co, n, h, w) -> (n, h, w, co)>
 #dw = affine_map<(kh, kw, ci, co, n, h, w) -> (kh, kw, ci, co)>
@@ -507,8 +507,8 @@ func.func @rows_in_line(%x: memref<4x31x31x8xf32>, %w: memref<5x5x8x32xf32>, %y:
 // AVX512: arith.minsi {{.*}}, %c72
 // AVX512-COUNT-8: llvm.freeze
 // AVX512-NOT: arith.divui
-// AVX512: scf.for {{.*}} step %c12{{[_0-9]*}} iter_args({{.*}}) -> ({{(vector<16xf32>, ){24}index}})
-// AVX512-COUNT-96: vector.fma
+// AVX512: scf.for {{.*}} step %c6{{[_0-9]*}} iter_args({{.*}}) -> ({{(vector<16xf32>, ){24}index}})
+// AVX512-COUNT-48: vector.fma
 #x = affine_map<(kh, kw, ci, co, n, h, w) -> (n, h + kh, w + kw, ci)>
 #dy = affine_map<(kh, kw, ci, co, n, h, w) -> (n, h, w, co)>
 #dw = affine_map<(kh, kw, ci, co, n, h, w) -> (kh, kw, ci, co)>
@@ -597,15 +597,16 @@ func.func @tall_tiles(%a: memref<1000x64xf32>, %b: memref<64x64xf32>, %c: memref
 
 // With AVX-512, B is packed into 64-wide panels and K runs in 4 blocks of
 // 512 (the 6-row tile's rows of A in half of L1); A's rows, 8 KiB apart,
-// are read in place (6 rows fit L1's ways). Each group of 4 k steps of the
-// micro-kernel also prefetches, into L2 (locality 2), a line of its
-// panel's next K block (the next one 32768 floats on, or back to the
-// first after the last), and, for writing, a line of the C tile it
-// updates after its K loop. The next block has as many lines as the
-// kernel has groups; C's has fewer, so only every fourth group computes
-// an address, behind a test of the group index's low bits. With AVX2,
-// B's panels are 16 wide and K runs in 2 blocks of 1024 (the 6-row tile's
-// rows of A in L1): the same prefetches, 16384 floats on.
+// are read in place (6 rows fit L1's ways). The micro-kernel's groups of
+// k steps (2 of 24 FMAs each) also prefetch, into L2 (locality 2), the
+// lines of its panel's next K block (the next one 32768 floats on, or back
+// to the first after the last), and, for writing, the lines of the C tile
+// it updates after its K loop. Both have fewer lines than the kernel has
+// groups: only every second group computes an address of the next block,
+// every eighth one of C's, behind a test of the group index's low bits.
+// With AVX2, B's panels are 16 wide and K runs in 2 blocks of 1024 (the
+// 6-row tile's rows of A in L1), in groups of 4 steps of 12 FMAs: the
+// next block has as many lines as the kernel has groups, 16384 floats on.
 // CHECK-LABEL: func.func @next_blocks
 // CHECK: %[[C:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [262144]
 // CHECK: %[[PACKED:.*]] = memref.alloc() {alignment = 64 : i64} : memref<524288xf32>
@@ -621,11 +622,13 @@ func.func @tall_tiles(%a: memref<1000x64xf32>, %b: memref<64x64xf32>, %c: memref
 // AVX512: scf.for {{.*}} to %c4{{[_0-9]*}} step %c1{{[_0-9]*}} {
 // AVX512-NOT: memref.alloca
 // AVX512: arith.select %{{.*}}, %c-98304{{[_0-9]*}}, %c32768{{[_0-9]*}} : index
-// AVX512: scf.for {{.*}} to %c512{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args(
-// AVX512: %[[G:.*]] = arith.divui %{{.*}}, %c256{{[_0-9]*}} : index
+// AVX512: scf.for {{.*}} to %c512{{[_0-9]*}} step %c2{{[_0-9]*}} iter_args(
+// AVX512: %[[G:.*]] = arith.divui %{{.*}}, %c128{{[_0-9]*}} : index
+// AVX512: %[[EVERY2:.*]] = arith.andi %[[G]], %c1{{[_0-9]*}} : index
+// AVX512: scf.if
 // AVX512: memref.prefetch %[[PACKED]][%{{.*}}], read, locality<2>, data
 // AVX512-NOT: locality<2>
-// AVX512: %[[EVERY4:.*]] = arith.andi %[[G]], %c3{{[_0-9]*}} : index
+// AVX512: %[[EVERY8:.*]] = arith.andi %[[G]], %c7{{[_0-9]*}} : index
 // AVX512: scf.if
 // AVX512: memref.prefetch %[[C]][%{{.*}}], write, locality<3>, data
 // AVX512: vector.load %[[PACKED]]
@@ -638,10 +641,11 @@ func.func @next_blocks(%a: memref<1024x2048xf32>, %b: memref<2048x256xf32>, %c: 
 
 // -----
 
-// An odd K (301) is unrolled by 4 like any other, the last step after the
-// loop, so it does not change the tile height: AVX-512 takes its 6-row
-// tiles of 4 vectors over M = 999 (the last tile's 3 rows past M clamped),
-// not the 3 rows that divide M. AVX2 takes its tallest tiles too, 6 rows
+// An odd K (301) is unrolled like any other (by 4 with AVX2's 12 FMAs a
+// step, by 2 with AVX-512's 24), the last step after the loop, so it does
+// not change the tile height: AVX-512 takes its 6-row tiles of 4 vectors
+// over M = 999 (the last tile's 3 rows past M clamped), not the 3 rows
+// that divide M. AVX2 takes its tallest tiles too, 6 rows
 // of 2 vectors: 3 rows would keep 6 accumulators, too few to cover the FMA
 // latency (the product of 999 on two Zen 4 cores: 128 GFLOP/s, against 170).
 // CHECK-LABEL: func.func @odd_k
@@ -649,7 +653,7 @@ func.func @next_blocks(%a: memref<1024x2048xf32>, %b: memref<2048x256xf32>, %c: 
 // AVX512-LABEL: func.func @odd_k
 // AVX512: scf.for {{.*}} step %c6{{[_0-9]*}} {
 // AVX512: scf.for {{.*}} step %c64{{[_0-9]*}} {
-// AVX512: scf.for {{.*}} to %c300{{[_0-9]*}} step %c4{{[_0-9]*}} iter_args(
+// AVX512: scf.for {{.*}} to %c300{{[_0-9]*}} step %c2{{[_0-9]*}} iter_args(
 // AVX512-COUNT-24: vector.fma
 func.func @odd_k(%a: memref<999x301xf32>, %b: memref<301x256xf32>, %c: memref<999x256xf32>) {
   %cst = arith.constant 0.0 : f32
@@ -808,7 +812,7 @@ func.func @filter_grad_wide(%x: memref<32x14x14x64xf32>, %dy: memref<32x14x14x10
 // wider tiles the budget of a micro-kernel is 178 steps, which neither 17
 // rows nor any divisor of 17 fit, and one row alone would store the
 // accumulators every 17 steps. The micro-kernel runs all 289 pixels of an
-// image instead: 72 groups of 4 steps of its 14-row panel of A (56
+// image instead: 144 groups of 2 steps of its 14-row panel of A (28
 // elements each), then the last step. AVX2's narrower tiles fit them in
 // their budget anyway (6-row panels).
 // CHECK-LABEL: func.func @filter_grad_prime_rows
@@ -816,7 +820,7 @@ func.func @filter_grad_wide(%x: memref<32x14x14x64xf32>, %dy: memref<32x14x14x10
 // CHECK: scf.for {{.*}} to %c1728{{[_0-9]*}} step %c24{{[_0-9]*}} iter_args
 // AVX512-LABEL: func.func @filter_grad_prime_rows
 // AVX512: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (10, 1, 1)
-// AVX512: scf.for {{.*}} to %c4032{{[_0-9]*}} step %c56{{[_0-9]*}} iter_args
+// AVX512: scf.for {{.*}} to %c4032{{[_0-9]*}} step %c28{{[_0-9]*}} iter_args
 #x = affine_map<(kw, ci, co, n, h, w) -> (n, h, w + kw, ci)>
 #dy = affine_map<(kw, ci, co, n, h, w) -> (n, h, w, co)>
 #dw = affine_map<(kw, ci, co, n, h, w) -> (kw, ci, co)>

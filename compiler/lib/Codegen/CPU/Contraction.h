@@ -99,9 +99,9 @@ struct GemmPlan {
   /// block loop too.
   unsigned numBlockDims = 0;
   int64_t chunk = 0;
-  /// The innermost K loop's unrolling: the whole loop when it has at most 8
-  /// steps, else groups of 4, the steps past the last whole group after the
-  /// loop.
+  /// The innermost K loop's unrolling: groups of 2 steps (4 where a step
+  /// has fewer than 24 FMAs), the steps past the last whole group after the
+  /// loop; the whole loop when it has at most two groups' steps.
   int64_t unroll = 1;
   /// B is first copied into nr-wide panels, [N/nr][K][nr] with K in the
   /// kernel's order and the last panel padded with zeros, so the kernel

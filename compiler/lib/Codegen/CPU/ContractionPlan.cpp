@@ -123,7 +123,7 @@ constexpr int64_t kMaxLineGroups = 4;
 constexpr int64_t kPaddingShare = 64;
 
 /// Rows per register tile, at most `most`, for tiles `vectors` vectors
-/// wide. The micro-kernel's K loop is unrolled (by 4, or whole), so its
+/// wide. The micro-kernel's K loop is unrolled (by 2 or 4, or whole), so its
 /// loads are many and their addresses matter: the tallest height that
 /// still fills the FMA pipes and divides the line of A's and C's rows (an
 /// output row of a convolution), else the tallest whose rows fall in a few
@@ -164,6 +164,16 @@ int64_t tileHeight(const Contraction &c, int64_t most, int64_t vectors) {
       return mr;
   return evenRows(c.m(), most);
 }
+
+/// The fewest FMAs in a group of the micro-kernel's unrolled k steps: two
+/// steps of an AVX-512 tile of 24 or 28 FMAs, four of an AVX2 tile of 12,
+/// so that the loop's own instructions and its per-group prefetches stay a
+/// few beside dozens of FMAs. Groups of two steps ran the AVX2 product of
+/// 2048 1 to 2% slower than groups of four; on AVX-512 they ran the
+/// products of 1024 to 4096 and Inception-v3's training step as fast, and
+/// Inception-v3's contraction kernels had half the FMAs to compile
+/// (docs/bench.md).
+constexpr int64_t kGroupFMAs = 48;
 
 /// How far ahead the micro-kernel prefetches B's panel: 1 KiB of a packed
 /// one, 8 k steps of a 32-wide AVX-512 panel (16 of an AVX2 one). On the
@@ -461,9 +471,13 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
   int64_t trip = kernelTrip(c, plan);
   if (plan.kind == GemmPlan::Kind::Dot)
     trip /= plan.lanes;
-  // Four steps a group, the rest after the loop: LLVM's unrollers leave the
+  // Groups of steps, the rest after the loop: LLVM's unrollers leave the
   // contraction kernels alone (compiler/lib/Driver/Optimize.cpp), and an odd
   // trip count unrolled by one ran the product of 999 in a third more time.
-  plan.unroll = trip <= 8 ? trip : 4;
+  int64_t stepFMAs = plan.kind == GemmPlan::Kind::Dot
+                         ? plan.mr * plan.nr
+                         : plan.mr * (plan.nr / plan.lanes);
+  int64_t unroll = 2 * stepFMAs >= kGroupFMAs ? 2 : 4;
+  plan.unroll = trip <= 2 * unroll ? trip : unroll;
   return plan;
 }
