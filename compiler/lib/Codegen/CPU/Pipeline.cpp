@@ -187,7 +187,7 @@ void nnc::cpu::buildLLVMPipeline(OpPassManager &pm, const CPUTuning &tuning) {
   addWherePresent(parts, "math", "builtin.module(nnc-cpu-math-to-libm)");
   OpPassManager &functionsAgain = parts.nest<func::FuncOp>();
   addWherePresent(functionsAgain, "vector",
-                  "func.func(convert-vector-to-llvm)");
+                  "func.func(nnc-cpu-vector-to-llvm)");
   // What is left (arith, ub, index, cf, omp, func) in one conversion: each
   // conversion pass walks and legalises every op of its functions. On
   // Inception-v3's module on one thread, the six took 2.2 s against 0.95 s

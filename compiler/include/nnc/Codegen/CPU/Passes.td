@@ -247,6 +247,26 @@ def FoldViewsPass : Pass<"nnc-cpu-fold-views", "::mlir::func::FuncOp"> {
   ];
 }
 
+def VectorToLLVMPass : Pass<"nnc-cpu-vector-to-llvm", "::mlir::func::FuncOp"> {
+  let summary = "Upstream's convert-vector-to-llvm, without its greedy "
+                "lowering where it has nothing to lower";
+  let description = [{
+    Upstream's `convert-vector-to-llvm` first lowers, in a greedy rewrite
+    over every op of the function, the vector ops that have no direct
+    conversion (contractions, transposes, shape casts, masks, n-D ops),
+    then converts. A function whose vector ops are all one-dimensional
+    FMAs, loads, stores, masked loads and stores, and broadcasts (a
+    contraction kernel: thousands of them) has nothing for that rewrite:
+    it is only converted, with upstream's patterns and options. Any other
+    runs upstream's pass.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::vector::VectorDialect",
+    "::mlir::LLVM::LLVMDialect"
+  ];
+}
+
 def MathToLibmPass : Pass<"nnc-cpu-math-to-libm", "::mlir::ModuleOp"> {
   let summary = "Upstream's convert-math-to-libm, when math ops are left";
   let description = [{
