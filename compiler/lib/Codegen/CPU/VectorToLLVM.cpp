@@ -37,8 +37,8 @@ using namespace mlir;
 namespace {
 
 /// Whether `op` converts as it is: a one-dimensional FMA, load, store,
-/// masked load or store, or broadcast of a scalar. Its mask (a value, not
-/// a vector.constant_mask or create_mask, which need lowering) is one.
+/// masked load or store, or broadcast of a scalar. A vector.constant_mask
+/// or create_mask, which need lowering, are vector ops of other kinds.
 bool convertsDirectly(Operation *op) {
   auto oneDim = [](Type type) {
     auto vector = dyn_cast<VectorType>(type);

@@ -255,10 +255,11 @@ def VectorToLLVMPass : Pass<"nnc-cpu-vector-to-llvm", "::mlir::func::FuncOp"> {
     over every op of the function, the vector ops that have no direct
     conversion (contractions, transposes, shape casts, masks, n-D ops),
     then converts. A function whose vector ops are all one-dimensional
-    FMAs, loads, stores, masked loads and stores, and broadcasts (a
-    contraction kernel: thousands of them) has nothing for that rewrite:
-    it is only converted, with upstream's patterns and options. Any other
-    runs upstream's pass.
+    FMAs, loads, stores, masked loads and stores, and broadcasts of
+    scalars (a contraction kernel: thousands of them) has nothing for that
+    rewrite: its identical blocks are merged, as the rewrite's region
+    simplification merges them, and it is converted with upstream's
+    patterns and options. Any other runs upstream's pass.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
