@@ -69,9 +69,8 @@ omp::LoopNestOp plainLoopNest(omp::ParallelOp parallel) {
 /// Whether `op` is a constant that the body copies instead of reading it
 /// from the context.
 bool isCopied(Operation *op) {
-  return op && op->getNumOperands() == 0 && op->getNumRegions() == 0 &&
-         isa<LLVM::ConstantOp, LLVM::ZeroOp, LLVM::PoisonOp, LLVM::UndefOp,
-             LLVM::AddressOfOp>(op);
+  return isa_and_present<LLVM::ConstantOp, LLVM::ZeroOp, LLVM::PoisonOp,
+                         LLVM::UndefOp, LLVM::AddressOfOp>(op);
 }
 
 /// Rewrites the region `parallel` of `kernel` as a call of the runtime with
