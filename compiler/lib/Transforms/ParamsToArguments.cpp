@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace nnc {
@@ -45,23 +46,20 @@ llvm::SetVector<func::FuncOp> collectUsers(ModuleOp module) {
 /// order, tagged {nn.param = "<name>"}.
 LogicalResult addParamArguments(ArrayRef<func::FuncOp> users,
                                 ArrayRef<nn::ParameterOp> params) {
-  SmallVector<StringAttr> names;
   SmallVector<Type> types;
   SmallVector<Location> locs;
+  SmallVector<DictionaryAttr> attrs;
   for (nn::ParameterOp p : params) {
-    names.push_back(p.getSymNameAttr());
     types.push_back(p.getType());
     locs.push_back(p.getLoc());
+    attrs.push_back(nn::argParamAttrs(p.getSymNameAttr()));
   }
   SmallVector<unsigned> positions(params.size(), 0);
-  SmallVector<DictionaryAttr> attrs(params.size());
   for (func::FuncOp func : users) {
     if (func.isExternal())
       return func.emitOpError("declares no body but reads parameters");
     if (failed(func.insertArguments(positions, types, attrs, locs)))
       return failure();
-    for (auto [i, name] : llvm::enumerate(names))
-      nn::setArgParam(func, i, name);
   }
   return success();
 }
@@ -71,25 +69,40 @@ LogicalResult addParamArguments(ArrayRef<func::FuncOp> users,
 /// nnc-in-place-updates drops them (the parameter buffer holds the value).
 LogicalResult writesToResults(ModuleOp module,
                               const llvm::StringMap<unsigned> &index) {
-  SmallVector<nn::AssignParamOp> assigns;
-  module.walk([&](nn::AssignParamOp op) { assigns.push_back(op); });
-  for (nn::AssignParamOp op : assigns) {
+  llvm::MapVector<func::FuncOp, SmallVector<nn::AssignParamOp>> assigns;
+  WalkResult walk = module.walk([&](nn::AssignParamOp op) {
     auto func = op->getParentOfType<func::FuncOp>();
-    if (!func.isPublic() || func.getBody().getBlocks().size() != 1)
-      return op.emitOpError(
-          "is supported in single-block public functions only");
-    OpBuilder b(op);
-    Value arg = func.getArgument(index.lookup(op.getName()));
-    Value written = bufferization::MaterializeInDestinationOp::create(
-                        b, op.getLoc(), op.getValue(), arg)
-                        .getResult();
+    if (!func.isPublic() || func.getBody().getBlocks().size() != 1) {
+      op.emitOpError("is supported in single-block public functions only");
+      return WalkResult::interrupt();
+    }
+    assigns[func].push_back(op);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  // A function's results are added at once: one at a time, each insertion
+  // rebuilt its type and every result's attributes (a training step
+  // updates hundreds of parameters).
+  for (auto &[func, writes] : assigns) {
     Operation *ret = func.getBody().front().getTerminator();
+    SmallVector<Value> written;
+    SmallVector<Type> types;
+    SmallVector<DictionaryAttr> attrs;
+    for (nn::AssignParamOp op : writes) {
+      OpBuilder b(op);
+      Value arg = func.getArgument(index.lookup(op.getName()));
+      written.push_back(bufferization::MaterializeInDestinationOp::create(
+                            b, op.getLoc(), op.getValue(), arg)
+                            .getResult());
+      types.push_back(written.back().getType());
+      attrs.push_back(nn::resultUpdatesAttrs(op.getNameAttr().getAttr()));
+      op.erase();
+    }
     ret->insertOperands(ret->getNumOperands(), written);
-    unsigned result = func.getNumResults();
-    if (failed(func.insertResult(result, written.getType(), DictionaryAttr())))
+    SmallVector<unsigned> positions(written.size(), func.getNumResults());
+    if (failed(func.insertResults(positions, types, attrs)))
       return failure();
-    nn::setResultUpdates(func, result, op.getNameAttr().getAttr());
-    op.erase();
   }
   return success();
 }

@@ -75,6 +75,13 @@ void nn::setArgParam(FunctionOpInterface func, unsigned arg, StringAttr param) {
   func.setArgAttr(arg, Param::getNameStr(), param);
 }
 
+DictionaryAttr nn::argParamAttrs(StringAttr param) {
+  MLIRContext *context = param.getContext();
+  return DictionaryAttr::get(
+      context, {NamedAttribute(StringAttr::get(context, Param::getNameStr()),
+                               param)});
+}
+
 StringAttr nn::getResultUpdates(FunctionOpInterface func, unsigned result) {
   return func.getResultAttrOfType<StringAttr>(result, Updates::getNameStr());
 }
@@ -82,6 +89,13 @@ StringAttr nn::getResultUpdates(FunctionOpInterface func, unsigned result) {
 void nn::setResultUpdates(FunctionOpInterface func, unsigned result,
                           StringAttr param) {
   func.setResultAttr(result, Updates::getNameStr(), param);
+}
+
+DictionaryAttr nn::resultUpdatesAttrs(StringAttr param) {
+  MLIRContext *context = param.getContext();
+  return DictionaryAttr::get(
+      context, {NamedAttribute(StringAttr::get(context, Updates::getNameStr()),
+                               param)});
 }
 
 /// True when `name` is in the dialect's namespace (`nn.`).

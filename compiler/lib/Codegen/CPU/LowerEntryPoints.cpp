@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnc/Codegen/CPU/Passes.h"
+#include "nnc/Utils/MemRefUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -41,17 +42,14 @@ struct Buffer {
 /// Sets `buffer`'s layout to `type`'s; false when any of it is dynamic.
 bool staticLayout(Type type, Buffer &buffer) {
   auto memref = dyn_cast<MemRefType>(type);
-  if (!memref || !memref.hasStaticShape() || memref.getMemorySpace())
+  if (!memref || memref.getMemorySpace())
     return false;
-  int64_t offset;
-  SmallVector<int64_t> strides;
-  if (failed(memref.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) ||
-      llvm::any_of(strides, ShapedType::isDynamic))
+  std::optional<nnc::StaticLayout> layout = nnc::getStaticLayout(memref);
+  if (!layout)
     return false;
-  buffer.offset = offset;
+  buffer.offset = layout->offset;
   buffer.sizes.assign(memref.getShape().begin(), memref.getShape().end());
-  buffer.strides = std::move(strides);
+  buffer.strides = std::move(layout->strides);
   return true;
 }
 

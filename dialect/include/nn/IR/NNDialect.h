@@ -63,11 +63,15 @@ void setArgClasses(FunctionOpInterface func, unsigned arg, int64_t classes);
 /// `nn.param`: the nn.parameter an argument carries.
 StringAttr getArgParam(FunctionOpInterface func, unsigned arg);
 void setArgParam(FunctionOpInterface func, unsigned arg, StringAttr param);
+/// An argument's attributes {nn.param = param}, to insert it with.
+DictionaryAttr argParamAttrs(StringAttr param);
 
 /// `nn.updates`: the nn.parameter a result is the new value of.
 StringAttr getResultUpdates(FunctionOpInterface func, unsigned result);
 void setResultUpdates(FunctionOpInterface func, unsigned result,
                       StringAttr param);
+/// A result's attributes {nn.updates = param}, to insert it with.
+DictionaryAttr resultUpdatesAttrs(StringAttr param);
 
 /// Removes every `nn.` attribute of every argument, and those named in
 /// `alsoRemove`. The arguments' attributes are rebuilt once: one argument
