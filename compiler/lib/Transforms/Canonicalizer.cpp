@@ -10,7 +10,8 @@
 
 #include "mlir/Transforms/Passes.h"
 
-std::unique_ptr<mlir::Pass>
-nnc::createCanonicalizerWithoutRegionSimplification() {
-  return mlir::createCanonicalizerPass(withoutRegionSimplification());
+std::unique_ptr<mlir::Pass> nnc::createCanonicalizerWithoutRegionSimplification(
+    llvm::ArrayRef<std::string> disabled) {
+  return mlir::createCanonicalizerPass(withoutRegionSimplification(),
+                                       disabled);
 }

@@ -51,8 +51,11 @@ struct FuseElementwisePass
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
     tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);
     tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
-    context->getLoadedDialect<linalg::LinalgDialect>()
-        ->getCanonicalizationPatterns(patterns);
+    // Not the linalg dialect's canonicalisations (tensor casts, ops on
+    // empty tensors, static sizes inferred from the other operands): nn
+    // models have none of those to fold, and the pass spent a third of its
+    // time asking (Inception-v3: 1.27 G instructions, 0.89 G without; every
+    // model's linalg is the same). The canonicaliser that follows has them.
     // No region simplification: the functions are one block, and it ran
     // dead-code analysis over every op and linalg body after each
     // iteration, for nothing (every model's linalg is the same without it;

@@ -21,8 +21,10 @@ constexpr llvm::StringLiteral kBareCInterfaceAttr = "nnc.bare_c_interface";
 /// Upstream's canonicaliser without region simplification
 /// (nnc::withoutRegionSimplification, nnc/Utils/GreedyConfig.h), as nnc's
 /// pipelines run it on the nn dialect, on linalg, and on the functions
-/// before bufferization.
-std::unique_ptr<mlir::Pass> createCanonicalizerWithoutRegionSimplification();
+/// before bufferization. `disabled` names patterns it leaves out, by their
+/// debug names (upstream's `disable-patterns`).
+std::unique_ptr<mlir::Pass> createCanonicalizerWithoutRegionSimplification(
+    llvm::ArrayRef<std::string> disabled = {});
 
 #define GEN_PASS_DECL
 #include "nnc/Transforms/Passes.h.inc"
