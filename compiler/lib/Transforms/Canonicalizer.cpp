@@ -12,6 +12,5 @@
 
 std::unique_ptr<mlir::Pass> nnc::createCanonicalizerWithoutRegionSimplification(
     llvm::ArrayRef<std::string> disabled) {
-  return mlir::createCanonicalizerPass(withoutRegionSimplification(),
-                                       disabled);
+  return mlir::createCanonicalizerPass(withoutRegionSimplification(), disabled);
 }

@@ -42,8 +42,7 @@ std::optional<nnc::StaticLayout> nnc::getStaticLayout(Type type) {
     layout.strides.assign(strided.getStrides().begin(),
                           strided.getStrides().end());
     layout.offset = strided.getOffset();
-  } else if (failed(memref.getStridesAndOffset(layout.strides,
-                                               layout.offset)))
+  } else if (failed(memref.getStridesAndOffset(layout.strides, layout.offset)))
     return std::nullopt;
   if (ShapedType::isDynamic(layout.offset) ||
       llvm::any_of(layout.strides, ShapedType::isDynamic))

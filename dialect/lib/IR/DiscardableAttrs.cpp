@@ -78,8 +78,8 @@ void nn::setArgParam(FunctionOpInterface func, unsigned arg, StringAttr param) {
 DictionaryAttr nn::argParamAttrs(StringAttr param) {
   MLIRContext *context = param.getContext();
   return DictionaryAttr::get(
-      context, {NamedAttribute(StringAttr::get(context, Param::getNameStr()),
-                               param)});
+      context,
+      {NamedAttribute(StringAttr::get(context, Param::getNameStr()), param)});
 }
 
 StringAttr nn::getResultUpdates(FunctionOpInterface func, unsigned result) {
@@ -94,8 +94,8 @@ void nn::setResultUpdates(FunctionOpInterface func, unsigned result,
 DictionaryAttr nn::resultUpdatesAttrs(StringAttr param) {
   MLIRContext *context = param.getContext();
   return DictionaryAttr::get(
-      context, {NamedAttribute(StringAttr::get(context, Updates::getNameStr()),
-                               param)});
+      context,
+      {NamedAttribute(StringAttr::get(context, Updates::getNameStr()), param)});
 }
 
 /// True when `name` is in the dialect's namespace (`nn.`).
