@@ -26,6 +26,12 @@
 // CHECK: func.func @api(%{{.*}}: memref<4xf32>, %{{.*}}: memref<i32>) attributes {llvm.bareptr, nnc.bare_c_interface = [f32, i32], passthrough = ["noinline", "optnone"]}
 // CHECK: func.func @scalar_api(%{{.*}}: memref<4xf32>, %{{.*}}: f32) attributes {llvm.emit_c_interface, passthrough = ["noinline", "optnone"]}
 // CHECK: func.func @result(%{{.*}}: memref<4xf32>) -> memref<4xf32> attributes {passthrough = ["noinline", "optnone"]}
+// Nests that pass one value as different arguments are different kernels,
+// though they read it at the same place: %x is the second argument of the
+// first, the first of the second.
+// CHECK: func.func @same_value(%[[V:.*]]: memref<4xf32>, %[[SX:.*]]: memref<4xf32>, %[[W:.*]]: memref<4xf32>)
+// CHECK-NEXT: call @nnc_kernel_9(%[[V]], %[[SX]])
+// CHECK-NEXT: call @nnc_kernel_10(%[[SX]], %[[W]])
 // CHECK: func.func private @nnc_kernel_0(%{{.*}}: memref<8xf32>, %{{.*}}: memref<8xf32>) attributes {llvm.bareptr, passthrough = ["noinline"]}
 // CHECK-NEXT: linalg.copy
 // CHECK-NOT: @nnc_kernel_1(
@@ -40,6 +46,10 @@
 // A contraction's loop (nnc-cpu-contractions marks it) makes a kernel that
 // LLVM's vectorisers and unrollers leave alone.
 // CHECK: func.func private @nnc_kernel_8(%{{.*}}: memref<4xf32>) attributes {llvm.bareptr, passthrough = ["noinline", "nnc-contraction"]}
+// CHECK: func.func private @nnc_kernel_9(%[[P:.*]]: memref<4xf32>, %[[Q:.*]]: memref<4xf32>)
+// CHECK: ins(%[[P]], %[[Q]] : memref<4xf32>, memref<4xf32>) outs(%[[Q]] : memref<4xf32>)
+// CHECK: func.func private @nnc_kernel_10(%[[P2:.*]]: memref<4xf32>, %[[Q2:.*]]: memref<4xf32>)
+// CHECK: ins(%[[P2]], %[[P2]] : memref<4xf32>, memref<4xf32>) outs(%[[Q2]] : memref<4xf32>)
 
 func.func @entry(%a: memref<8xf32>, %b: memref<8xf32>, %c: memref<4xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -92,5 +102,22 @@ func.func @contraction(%c: memref<4xf32>) {
   scf.forall (%i) in (4) {
     memref.store %zero, %c[%i] : memref<4xf32>
   } {nnc.contraction}
+  return
+}
+
+#id = affine_map<(d0) -> (d0)>
+func.func @same_value(%v: memref<4xf32>, %x: memref<4xf32>, %w: memref<4xf32>) {
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%v, %x : memref<4xf32>, memref<4xf32>) outs(%x : memref<4xf32>) {
+  ^bb0(%p: f32, %q: f32, %r: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%x, %x : memref<4xf32>, memref<4xf32>) outs(%w : memref<4xf32>) {
+  ^bb0(%p: f32, %q: f32, %r: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  }
   return
 }

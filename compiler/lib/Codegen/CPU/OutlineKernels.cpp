@@ -66,57 +66,99 @@ bool passableAsPointer(Type type) {
   return LLVMTypeConverter::canConvertToBarePtr(memref);
 }
 
-/// A kernel and the hash of what it computes: its type and attributes but
-/// the name, and its body up to value names and locations.
-struct Kernel {
-  func::FuncOp func;
+/// A loop nest in its entry point, the values it uses from outside it (in
+/// first-use order), and the hash of what it would compute as a kernel:
+/// the constants it would clone and the types of the arguments it would
+/// take, in that order, and its ops up to value names and locations.
+struct Nest {
+  Operation *op = nullptr;
+  llvm::SetVector<Value> captured;
   unsigned hash = 0;
 
-  static Kernel of(func::FuncOp f) {
-    // The attributes include the function type.
-    llvm::hash_code hash = {};
-    for (NamedAttribute attr : f->getAttrs())
-      if (attr.getName() != f.getSymNameAttrName())
-        hash = llvm::hash_combine(hash, attr);
-    f.getBody().walk([&](Operation *op) {
-      hash = llvm::hash_combine(hash,
-                                OperationEquivalence::computeHash(
-                                    op, OperationEquivalence::ignoreHashValue,
-                                    OperationEquivalence::ignoreHashValue,
-                                    OperationEquivalence::IgnoreLocations));
-    });
-    return {f, static_cast<unsigned>(hash)};
+  static Operation *constant(Value v) {
+    Operation *def = v.getDefiningOp();
+    return def && def->hasTrait<OpTrait::ConstantLike>() ? def : nullptr;
   }
 
-  /// Whether the two compute the same. By value: a FuncOp's accessors are
-  /// not const.
-  static bool same(Kernel x, Kernel y) {
-    if (x.hash != y.hash)
-      return false;
-    auto withoutName = [](func::FuncOp f) {
-      NamedAttrList attrs(f->getAttrDictionary());
-      attrs.erase(f.getSymNameAttrName());
-      return attrs.getDictionary(f.getContext());
+  static Nest of(Operation *op) {
+    Nest nest;
+    nest.op = op;
+    nest.captured = capturedValues(op);
+    auto hashOp = [](Operation *inner) {
+      return OperationEquivalence::computeHash(
+          inner, OperationEquivalence::ignoreHashValue,
+          OperationEquivalence::ignoreHashValue,
+          OperationEquivalence::IgnoreLocations);
     };
-    return withoutName(x.func) == withoutName(y.func) &&
-           OperationEquivalence::isRegionEquivalentTo(
-               &x.func.getBody(), &y.func.getBody(),
-               OperationEquivalence::IgnoreLocations);
+    llvm::hash_code hash = {};
+    for (Value v : nest.captured) {
+      Operation *c = constant(v);
+      hash = llvm::hash_combine(hash, c != nullptr,
+                                c ? hashOp(c) : hash_value(v.getType()));
+    }
+    op->walk([&](Operation *inner) {
+      hash = llvm::hash_combine(hash, hashOp(inner));
+    });
+    nest.hash = static_cast<unsigned>(hash);
+    return nest;
+  }
+
+  /// Whether the two would be the same kernel: the same constants and
+  /// argument types at the same places, and ops that compute the same from
+  /// them.
+  static bool same(const Nest &x, const Nest &y) {
+    if (x.hash != y.hash || x.captured.size() != y.captured.size())
+      return false;
+    DenseMap<Value, Value> map;
+    for (auto [a, b] : llvm::zip_equal(x.captured, y.captured)) {
+      Operation *ca = constant(a), *cb = constant(b);
+      if ((ca != nullptr) != (cb != nullptr))
+        return false;
+      if (ca ? !OperationEquivalence::isEquivalentTo(
+                   ca, cb, OperationEquivalence::IgnoreLocations)
+             : a.getType() != b.getType())
+        return false;
+      map[a] = b;
+    }
+    return OperationEquivalence::isEquivalentTo(
+               x.op, y.op,
+               [&](Value a, Value b) {
+                 return success(a == b || map.lookup(a) == b);
+               },
+               [&](Value a, Value b) { map[a] = b; },
+               OperationEquivalence::IgnoreLocations) &&
+           sameArguments(x, y);
+  }
+
+  /// Whether a value that `x` and `y`, of the same ops, use at the same
+  /// place is the same argument of both kernels. The comparison above takes
+  /// a value as equal to itself, whatever argument each would pass it as:
+  /// `ins(%v, %x) outs(%x)` and `ins(%x, %x) outs(%w)` would pass it.
+  static bool sameArguments(const Nest &x, const Nest &y) {
+    SmallVector<Operation *> xs, ys;
+    x.op->walk([&](Operation *op) { xs.push_back(op); });
+    y.op->walk([&](Operation *op) { ys.push_back(op); });
+    for (auto [a, b] : llvm::zip_equal(xs, ys))
+      for (auto [u, v] : llvm::zip_equal(a->getOperands(), b->getOperands()))
+        if (u == v && !constant(u) &&
+            llvm::find(x.captured, u) - x.captured.begin() !=
+                llvm::find(y.captured, u) - y.captured.begin())
+          return false;
+    return true;
   }
 };
 
 /// Replaces `op` by a call to a new private function and moves `op` into
 /// it (cloning and erasing the training step's thousands of nests took
-/// seconds of ResNet-50's compilation). Returns the call and the function.
-std::pair<func::CallOp, func::FuncOp> outline(Operation *op, StringRef name,
-                                              OpBuilder &moduleBuilder) {
-  llvm::SetVector<Value> captured = capturedValues(op);
+/// seconds of ResNet-50's compilation). `captured` are the values `op`
+/// uses from outside it. Returns the function.
+func::FuncOp outline(Operation *op, const llvm::SetVector<Value> &captured,
+                     StringRef name, OpBuilder &moduleBuilder) {
   SmallVector<Value> args;
   SmallVector<Operation *> constants;
   for (Value v : captured) {
-    Operation *def = v.getDefiningOp();
-    if (def && def->hasTrait<OpTrait::ConstantLike>())
-      constants.push_back(def);
+    if (Operation *c = Nest::constant(v))
+      constants.push_back(c);
     else
       args.push_back(v);
   }
@@ -148,7 +190,7 @@ std::pair<func::CallOp, func::FuncOp> outline(Operation *op, StringRef name,
   auto ret = func::ReturnOp::create(b, op->getLoc());
 
   OpBuilder callBuilder(op);
-  auto call = func::CallOp::create(callBuilder, op->getLoc(), func, args);
+  func::CallOp::create(callBuilder, op->getLoc(), func, args);
   op->moveBefore(ret);
   // Only `op`'s own uses of the captured values change: a walk over `op`,
   // where replacing each value's uses would scan every use in the entry
@@ -158,7 +200,25 @@ std::pair<func::CallOp, func::FuncOp> outline(Operation *op, StringRef name,
       if (Value inside = map.lookupOrNull(operand.get()))
         operand.set(inside);
   });
-  return {call, func};
+  return func;
+}
+
+/// Replaces `nest` by a call to `kernel`, which computes the same, and
+/// unlinks it, its uses of outside values dropped: what is left refers to
+/// nothing outside it, so it can be destroyed on any thread.
+void replaceByCall(const Nest &nest, func::FuncOp kernel) {
+  SmallVector<Value> args;
+  for (Value v : nest.captured)
+    if (!Nest::constant(v))
+      args.push_back(v);
+  OpBuilder callBuilder(nest.op);
+  func::CallOp::create(callBuilder, nest.op->getLoc(), kernel, args);
+  nest.op->walk([&](Operation *inner) {
+    for (OpOperand &operand : inner->getOpOperands())
+      if (nest.captured.contains(operand.get()))
+        operand.drop();
+  });
+  nest.op->remove();
 }
 
 /// An entry point left with straight-line code only (kernel calls,
@@ -206,69 +266,70 @@ struct OutlineKernelsPass
     : nnc::cpu::impl::OutlineKernelsPassBase<OutlineKernelsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    OpBuilder moduleBuilder = OpBuilder::atBlockEnd(module.getBody());
-    unsigned count = 0;
-    SmallVector<func::FuncOp> entries;
     // The model's functions: entry points and the training pass they call.
+    SmallVector<func::FuncOp> entries;
     for (auto f : module.getOps<func::FuncOp>())
       if (!f.isExternal())
         entries.push_back(f);
-    SmallVector<std::pair<func::CallOp, func::FuncOp>> calls;
+    SmallVector<Operation *> ops;
+    SmallVector<size_t> ends; // each entry's nests end here in `ops`
     for (func::FuncOp f : entries) {
-      SmallVector<Operation *> nests;
       for (Operation &op : f.getBody().getOps())
         if (isKernel(&op))
-          nests.push_back(&op);
-      for (Operation *op : nests)
-        calls.push_back(
-            outline(op, (nnc::cpu::kKernelPrefix + llvm::Twine(count++)).str(),
-                    moduleBuilder));
-      markSequencer(f);
-      passBuffersBare(f);
+          ops.push_back(&op);
+      ends.push_back(ops.size());
     }
-    // Identical kernels are one, the first: the calls to the others go to
-    // it and they are erased. The entry points' calls are the kernels'
-    // only uses, so no walk over the module replaces a symbol (upstream
-    // duplicate-function-elimination does one per duplicate: 0.54 s for
-    // ResNet-50's 6,940). Hashing (a walk over every op of a nest),
-    // comparing kernels of equal hashes and emptying the duplicates run on
-    // the pass manager's threads: of Inception-v3's 9,077 nests, 8,032 are
-    // duplicates.
-    SmallVector<Kernel> hashed(calls.size());
-    parallelFor(&getContext(), 0, calls.size(),
-                [&](size_t i) { hashed[i] = Kernel::of(calls[i].second); });
+    // Identical nests are one kernel, the first's: of Inception-v3's 9,077
+    // nests, 8,032 are duplicates. They are found in place, before any is
+    // outlined: hashing (a walk over every op of a nest) and comparing
+    // nests of equal hashes run on the pass manager's threads.
+    std::vector<Nest> nests(ops.size());
+    parallelFor(&getContext(), 0, ops.size(),
+                [&](size_t i) { nests[i] = Nest::of(ops[i]); });
     llvm::MapVector<unsigned, SmallVector<size_t>> buckets;
-    for (auto [i, kernel] : llvm::enumerate(hashed))
-      buckets[kernel.hash].push_back(i);
-    // The first kernel equal to each, in the order of the calls.
-    SmallVector<size_t> first(calls.size());
+    for (auto [i, nest] : llvm::enumerate(nests))
+      buckets[nest.hash].push_back(i);
+    // The first nest equal to each, in the entry points' order.
+    SmallVector<size_t> first(nests.size());
     parallelForEach(&getContext(), buckets, [&](auto &bucket) {
       SmallVector<size_t> distinct;
       for (size_t i : bucket.second) {
-        auto same = llvm::find_if(distinct, [&](size_t d) {
-          return Kernel::same(hashed[d], hashed[i]);
-        });
+        auto same = llvm::find_if(
+            distinct, [&](size_t d) { return Nest::same(nests[d], nests[i]); });
         first[i] = same == distinct.end() ? i : *same;
         if (same == distinct.end())
           distinct.push_back(i);
       }
     });
-    SmallVector<func::FuncOp> duplicates;
-    for (auto [i, call] : llvm::enumerate(llvm::make_first_range(calls))) {
-      if (first[i] == i)
-        continue;
-      call.setCallee(hashed[first[i]].func.getSymName());
-      duplicates.push_back(hashed[i].func);
+    // The first of each kind is outlined (kernel i for the i-th nest);
+    // the others become calls to it. No walk over the module replaces a
+    // symbol (upstream duplicate-function-elimination does one per
+    // duplicate: 0.54 s for ResNet-50's 6,940).
+    OpBuilder moduleBuilder = OpBuilder::atBlockEnd(module.getBody());
+    SmallVector<func::FuncOp> kernels(nests.size());
+    SmallVector<Operation *> duplicates;
+    size_t i = 0;
+    for (auto [f, end] : llvm::zip_equal(entries, ends)) {
+      for (; i < end; ++i) {
+        if (first[i] != i) {
+          replaceByCall(nests[i], kernels[first[i]]);
+          duplicates.push_back(nests[i].op);
+          continue;
+        }
+        kernels[i] = outline(nests[i].op, nests[i].captured,
+                             (nnc::cpu::kKernelPrefix + llvm::Twine(i)).str(),
+                             moduleBuilder);
+      }
+      markSequencer(f);
+      passBuffersBare(f);
     }
-    // A kernel's body uses its own values only: the bodies are destroyed
-    // in parallel (references across blocks first, as a region's
-    // destructor does), the functions removed from the module after.
-    parallelForEach(&getContext(), duplicates, [](func::FuncOp f) {
-      f.getBody().dropAllReferences();
-      f.getBody().getBlocks().clear();
+    // The duplicates refer to nothing outside them any more: they are
+    // destroyed in parallel (references across blocks first, as a
+    // region's destructor does).
+    parallelForEach(&getContext(), duplicates, [](Operation *op) {
+      op->dropAllReferences();
+      op->destroy();
     });
-    for (func::FuncOp f : duplicates)
-      f.erase();
   }
 };
 
