@@ -71,31 +71,23 @@ StringAttr nn::getArgParam(FunctionOpInterface func, unsigned arg) {
   return func.getArgAttrOfType<StringAttr>(arg, Param::getNameStr());
 }
 
-void nn::setArgParam(FunctionOpInterface func, unsigned arg, StringAttr param) {
-  func.setArgAttr(arg, Param::getNameStr(), param);
+/// The attributes {`name` = `value`}.
+static DictionaryAttr singleAttr(StringRef name, StringAttr value) {
+  MLIRContext *context = value.getContext();
+  return DictionaryAttr::get(
+      context, {NamedAttribute(StringAttr::get(context, name), value)});
 }
 
 DictionaryAttr nn::argParamAttrs(StringAttr param) {
-  MLIRContext *context = param.getContext();
-  return DictionaryAttr::get(
-      context,
-      {NamedAttribute(StringAttr::get(context, Param::getNameStr()), param)});
+  return singleAttr(Param::getNameStr(), param);
 }
 
 StringAttr nn::getResultUpdates(FunctionOpInterface func, unsigned result) {
   return func.getResultAttrOfType<StringAttr>(result, Updates::getNameStr());
 }
 
-void nn::setResultUpdates(FunctionOpInterface func, unsigned result,
-                          StringAttr param) {
-  func.setResultAttr(result, Updates::getNameStr(), param);
-}
-
 DictionaryAttr nn::resultUpdatesAttrs(StringAttr param) {
-  MLIRContext *context = param.getContext();
-  return DictionaryAttr::get(
-      context,
-      {NamedAttribute(StringAttr::get(context, Updates::getNameStr()), param)});
+  return singleAttr(Updates::getNameStr(), param);
 }
 
 /// True when `name` is in the dialect's namespace (`nn.`).

@@ -148,20 +148,27 @@ struct Nest {
   }
 };
 
+/// What the kernel of a nest that uses `captured` from outside it takes,
+/// in order: every value but the constants, which it clones.
+SmallVector<Value> kernelArguments(const llvm::SetVector<Value> &captured) {
+  SmallVector<Value> args;
+  for (Value v : captured)
+    if (!Nest::constant(v))
+      args.push_back(v);
+  return args;
+}
+
 /// Replaces `op` by a call to a new private function and moves `op` into
 /// it (cloning and erasing the training step's thousands of nests took
 /// seconds of ResNet-50's compilation). `captured` are the values `op`
 /// uses from outside it. Returns the function.
 func::FuncOp outline(Operation *op, const llvm::SetVector<Value> &captured,
                      StringRef name, OpBuilder &moduleBuilder) {
-  SmallVector<Value> args;
+  SmallVector<Value> args = kernelArguments(captured);
   SmallVector<Operation *> constants;
-  for (Value v : captured) {
+  for (Value v : captured)
     if (Operation *c = Nest::constant(v))
       constants.push_back(c);
-    else
-      args.push_back(v);
-  }
   SmallVector<Type> types;
   for (Value v : args)
     types.push_back(v.getType());
@@ -207,12 +214,9 @@ func::FuncOp outline(Operation *op, const llvm::SetVector<Value> &captured,
 /// unlinks it, its uses of outside values dropped: what is left refers to
 /// nothing outside it, so it can be destroyed on any thread.
 void replaceByCall(const Nest &nest, func::FuncOp kernel) {
-  SmallVector<Value> args;
-  for (Value v : nest.captured)
-    if (!Nest::constant(v))
-      args.push_back(v);
   OpBuilder callBuilder(nest.op);
-  func::CallOp::create(callBuilder, nest.op->getLoc(), kernel, args);
+  func::CallOp::create(callBuilder, nest.op->getLoc(), kernel,
+                       kernelArguments(nest.captured));
   nest.op->walk([&](Operation *inner) {
     for (OpOperand &operand : inner->getOpOperands())
       if (nest.captured.contains(operand.get()))

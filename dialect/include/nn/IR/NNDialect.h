@@ -62,14 +62,12 @@ void setArgClasses(FunctionOpInterface func, unsigned arg, int64_t classes);
 
 /// `nn.param`: the nn.parameter an argument carries.
 StringAttr getArgParam(FunctionOpInterface func, unsigned arg);
-void setArgParam(FunctionOpInterface func, unsigned arg, StringAttr param);
-/// An argument's attributes {nn.param = param}, to insert it with.
+/// An argument's attributes {nn.param = param}, to insert it with (all of
+/// a function's at once: nn-params-to-arguments).
 DictionaryAttr argParamAttrs(StringAttr param);
 
 /// `nn.updates`: the nn.parameter a result is the new value of.
 StringAttr getResultUpdates(FunctionOpInterface func, unsigned result);
-void setResultUpdates(FunctionOpInterface func, unsigned result,
-                      StringAttr param);
 /// A result's attributes {nn.updates = param}, to insert it with.
 DictionaryAttr resultUpdatesAttrs(StringAttr param);
 

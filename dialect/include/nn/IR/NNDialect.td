@@ -70,7 +70,7 @@ def NN_Dialect : Dialect {
     C++ code reads and writes the module attributes with the generated
     `NNDialect::BatchSizeAttrHelper`, `LayersAttrHelper`,
     `BuildAttrHelper` and `BenchmarkAttrHelper`, and the argument and result attributes with the
-    accessors of `nn/IR/NNDialect.h` (`getArgName`, `setArgParam`, ...).
+    accessors of `nn/IR/NNDialect.h` (`getArgName`, `setArgName`, ...).
   }];
   // Types of the discardable attributes; the verifier checks the rest of
   // each one's contract (DiscardableAttrs.cpp).
