@@ -233,11 +233,15 @@ mlir::LogicalResult nnc::emitObjectsInParallel(mlir::ModuleOp module,
   // comes first: compiled without optimisation, it is nothing for a small
   // model, but a large training program's must not run alone at the end;
   // the others have about equal costs, but for the last few, smaller.
+  // Each thread then destroys the part it compiled: on one thread, after
+  // the others, Inception-v3's parts took 0.018 s.
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t i; (i = next++) < parts.size();)
+    for (size_t i; (i = next++) < parts.size();) {
       compilePart(*parts[i], /*sequencers=*/i == 0, options, paths[i],
                   errors[i]);
+      parts[i] = nullptr;
+    }
   };
   size_t workers = std::min<size_t>(
       parts.size(), std::max(1u, std::thread::hardware_concurrency()));
