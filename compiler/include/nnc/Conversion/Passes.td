@@ -9,7 +9,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def ConvertNNToLinalg : Pass<"convert-nn-to-linalg", "::mlir::ModuleOp"> {
+def ConvertNNToLinalg : Pass<"convert-nn-to-linalg"> {
   let summary = "Lower nn layers and losses to linalg on tensors";
   let description = [{
     Convolutions and pooling become linalg's NHWC named ops on explicitly
@@ -17,7 +17,8 @@ def ConvertNNToLinalg : Pass<"convert-nn-to-linalg", "::mlir::ModuleOp"> {
     `linalg.matmul`, and everything else `linalg.generic` (elementwise ops,
     LRN, batch norm, losses) or tensor reshapes. Parameters
     (`nn.parameter`, `nn.get_param`) and the optimizer declaration stay: the
-    training-step and runtime-interface passes consume them.
+    training-step and runtime-interface passes consume them. It runs on any
+    op: on each function, the functions convert in parallel.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

