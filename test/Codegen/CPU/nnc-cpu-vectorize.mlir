@@ -75,6 +75,39 @@ func.func @row_sums(%x: memref<2x4x5x64xf32>, %s: memref<2x4x64xf32>) {
 
 // -----
 
+// Two sums of one pass (batch norm's gradient: sum(dy) and sum(dy * (x -
+// mean))): one loop over the rows reads x, dy (and the mean) once, and
+// carries both accumulators in registers; each is written once after it.
+// CHECK-LABEL: func.func @two_row_sums
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 4)
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c32
+// CHECK-COUNT-2: vector.load {{.*}} : memref<{{.*}}>, vector<32xf32>
+// CHECK: %[[SUMS:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<1x1x32xf32>, vector<1x1x32xf32>)
+// CHECK-COUNT-3: vector.load {{.*}} : memref<{{.*}}>, vector<32xf32>
+// CHECK-NOT: vector.load
+// CHECK: scf.yield %{{.*}}, %{{.*}} : vector<1x1x32xf32>, vector<1x1x32xf32>
+// CHECK: vector.extract %[[SUMS]]#0
+// CHECK: vector.store
+// CHECK: vector.extract %[[SUMS]]#1
+// CHECK: vector.store
+// CHECK-NOT: vector.store
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#row = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#ch = affine_map<(d0, d1, d2, d3) -> (d3)>
+func.func @two_row_sums(%x: memref<2x4x5x64xf32>, %dy: memref<2x4x5x64xf32>, %mean: memref<64xf32>, %s: memref<2x4x64xf32>, %t: memref<2x4x64xf32>) {
+  linalg.generic {indexing_maps = [#id, #id, #ch, #row, #row], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%x, %dy, %mean : memref<2x4x5x64xf32>, memref<2x4x5x64xf32>, memref<64xf32>) outs(%s, %t : memref<2x4x64xf32>, memref<2x4x64xf32>) {
+  ^bb0(%a: f32, %d: f32, %m: f32, %o: f32, %p: f32):
+    %c = arith.subf %a, %m : f32
+    %dc = arith.mulf %d, %c : f32
+    %u = arith.addf %o, %d : f32
+    %v = arith.addf %p, %dc : f32
+    linalg.yield %u, %v : f32, f32
+  }
+  return
+}
+
+// -----
+
 // The same sum of a transposed operand reads single lanes along the
 // vector loop: one vector at a time.
 // CHECK-LABEL: func.func @transposed_row_sums

@@ -64,22 +64,28 @@ func.func @batch_norm_train(%x: tensor<2x3x4xf32>, %scale: tensor<4xf32>, %offse
 // The gradient: offset_grad = sum(dy), scale_grad = sum(dy * xhat) =
 // rstd * sum(dy * (x - mean)), and dx = scale * rstd * (dy - offset_grad /
 // n - xhat * scale_grad / n) = g * ((dy - o) - (x - mean) * k), with rstd,
-// g, o and k computed once per channel.
+// g, o and k computed once per channel. Both sums come from one pass over
+// x and dy: one reduction with two outputs.
 // CHECK-LABEL: func.func @batch_norm_grad
-// CHECK: %[[PDB:.*]] = linalg.generic {{.*}} ins(%arg4 : tensor<2x3x4xf32>)
-// CHECK: %[[DB:.*]] = linalg.generic {{.*}} ins(%[[PDB]] : tensor<2x4xf32>)
 // CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%arg3 : tensor<4xf32>)
 // CHECK: math.rsqrt
-// CHECK: %[[PDG:.*]] = linalg.generic {{.*}} ins(%arg0, %arg4, %arg2 : tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<4xf32>)
-// CHECK: %[[SDG:.*]] = linalg.generic {{.*}} ins(%[[PDG]] : tensor<2x4xf32>)
-// CHECK: %[[DG:.*]] = linalg.generic {{.*}} ins(%[[SDG]], %[[R]] : tensor<4xf32>, tensor<4xf32>)
 // CHECK: %[[G:.*]] = linalg.generic {{.*}} ins(%arg1, %[[R]] : tensor<4xf32>, tensor<4xf32>)
+// CHECK: %[[P:.*]]:2 = linalg.generic {{.*}} ins(%arg0, %arg4, %arg2 : tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<4xf32>) outs(%{{.*}}, %{{.*}} : tensor<2x4xf32>, tensor<2x4xf32>)
+// CHECK-NEXT: ^bb0(%[[X:[^:]*]]: f32, %[[DY:[^:]*]]: f32, %[[MEAN:[^:]*]]: f32, %[[S0:[^:]*]]: f32, %[[S1:[^:]*]]: f32):
+// CHECK-NEXT: %[[DB1:.*]] = arith.addf %[[S0]], %[[DY]] : f32
+// CHECK-NEXT: %[[CE:.*]] = arith.subf %[[X]], %[[MEAN]] : f32
+// CHECK-NEXT: %[[DC:.*]] = arith.mulf %[[DY]], %[[CE]] : f32
+// CHECK-NEXT: %[[DG1:.*]] = arith.addf %[[S1]], %[[DC]] : f32
+// CHECK-NEXT: linalg.yield %[[DB1]], %[[DG1]] : f32, f32
+// CHECK: %[[DB:.*]] = linalg.generic {{.*}} ins(%[[P]]#0 : tensor<2x4xf32>)
+// CHECK: %[[SDG:.*]] = linalg.generic {{.*}} ins(%[[P]]#1 : tensor<2x4xf32>)
+// CHECK: %[[DG:.*]] = linalg.generic {{.*}} ins(%[[SDG]], %[[R]] : tensor<4xf32>, tensor<4xf32>)
 // CHECK: %[[O:.*]] = linalg.generic {{.*}} ins(%[[DB]] : tensor<4xf32>)
 // CHECK: arith.constant 0.166666672 : f32
 // CHECK: %[[K:.*]] = linalg.generic {{.*}} ins(%[[R]], %[[DG]] : tensor<4xf32>, tensor<4xf32>)
 // CHECK: arith.constant 0.166666672 : f32
-// CHECK: %[[DX:.*]] = linalg.generic {{.*}} ins(%arg0, %arg4, %[[G]], %[[O]], %[[K]], %arg2 :
-// CHECK-NEXT: ^bb0(%[[X:[^:]*]]: f32, %[[DY:[^:]*]]: f32, %[[GG:[^:]*]]: f32, %[[OO:[^:]*]]: f32, %[[KK:[^:]*]]: f32, %[[MEAN:[^:]*]]: f32, %{{.*}}: f32):
+// CHECK: %[[DX:.*]] = linalg.generic {{.*}} ins(%arg0, %arg4, %arg2, %[[G]], %[[O]], %[[K]] :
+// CHECK-NEXT: ^bb0(%[[X:[^:]*]]: f32, %[[DY:[^:]*]]: f32, %[[MEAN:[^:]*]]: f32, %[[GG:[^:]*]]: f32, %[[OO:[^:]*]]: f32, %[[KK:[^:]*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT: %[[SH:.*]] = arith.subf %[[DY]], %[[OO]] : f32
 // CHECK-NEXT: %[[CE:.*]] = arith.subf %[[X]], %[[MEAN]] : f32
 // CHECK-NEXT: %[[T:.*]] = arith.mulf %[[CE]], %[[KK]] : f32
@@ -90,6 +96,55 @@ func.func @batch_norm_train(%x: tensor<2x3x4xf32>, %scale: tensor<4xf32>, %offse
 func.func @batch_norm_grad(%x: tensor<2x3x4xf32>, %scale: tensor<4xf32>, %mean: tensor<4xf32>, %var: tensor<4xf32>, %dy: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>) {
   %dx, %ds, %db = nn.batch_norm_grad %x, %scale, %mean, %var, %dy {epsilon = 1.0e-3 : f64} : (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>)
   return %dx, %ds, %db : tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// The gradient of relu(batch_norm_train(x)), with relu_grad's only use
+// the batch_norm_grad: no relu_grad pass. Each pass takes relu's gradient
+// and recomputes its mask from x as the forward pass computed relu's
+// input, (x - mean) * g + offset > 0, with g = scale * rstd.
+// CHECK-LABEL: func.func @batch_norm_relu_grad
+// CHECK: arith.maximumf
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4xf32>)
+// CHECK: math.rsqrt
+// CHECK: %[[G:.*]] = linalg.generic {{.*}} ins(%arg1, %[[R]] : tensor<4xf32>, tensor<4xf32>)
+// CHECK: %[[P:.*]]:2 = linalg.generic {{.*}} ins(%arg0, %arg3, %[[MEAN:[^,]*]], %[[G]], %arg2 : tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK-NEXT: ^bb0(%[[X:[^:]*]]: f32, %[[GR:[^:]*]]: f32, %[[M:[^:]*]]: f32, %[[GG:[^:]*]]: f32, %[[OFF:[^:]*]]: f32, %[[S0:[^:]*]]: f32, %[[S1:[^:]*]]: f32):
+// CHECK-NEXT: %[[CE:.*]] = arith.subf %[[X]], %[[M]] : f32
+// CHECK-NEXT: %[[N:.*]] = arith.mulf %[[CE]], %[[GG]] : f32
+// CHECK-NEXT: %[[Y:.*]] = arith.addf %[[N]], %[[OFF]] : f32
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[POS:.*]] = arith.cmpf ogt, %[[Y]], %[[ZERO]] : f32
+// CHECK-NEXT: %[[DY:.*]] = arith.select %[[POS]], %[[GR]], %[[ZERO]] : f32
+// CHECK-NEXT: arith.addf %[[S0]], %[[DY]] : f32
+// CHECK: %[[DX:.*]] = linalg.generic {{.*}} ins(%arg0, %arg3, %[[MEAN]], %[[G]], %arg2, %{{.*}}, %{{.*}} :
+// CHECK: arith.cmpf ogt
+// CHECK: return %{{.*}}, %[[DX]]
+func.func @batch_norm_relu_grad(%x: tensor<2x3x4xf32>, %scale: tensor<4xf32>, %offset: tensor<4xf32>, %g: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %y, %m, %v = nn.batch_norm_train %x, %scale, %offset {epsilon = 1.0e-3 : f64} : (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>)
+  %r = nn.relu %y : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %dr = nn.relu_grad %r, %g : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %dx, %ds, %db = nn.batch_norm_grad %x, %scale, %m, %v, %dr {epsilon = 1.0e-3 : f64} : (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>)
+  return %r, %dx, %ds, %db : tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// A relu_grad that something else reads too stays a pass of its own, and
+// the batch_norm_grad reads its result.
+// CHECK-LABEL: func.func @shared_relu_grad
+// CHECK: %[[DR:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %arg3 : tensor<2x3x4xf32>, tensor<2x3x4xf32>)
+// CHECK: arith.cmpf ogt
+// CHECK: linalg.generic {{.*}} ins(%arg0, %[[DR]], %{{.*}} : tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<4xf32>) outs(%{{.*}}, %{{.*}} : tensor<2x4xf32>, tensor<2x4xf32>)
+// CHECK-NOT: arith.cmpf
+// CHECK: return
+func.func @shared_relu_grad(%x: tensor<2x3x4xf32>, %scale: tensor<4xf32>, %offset: tensor<4xf32>, %g: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %y, %m, %v = nn.batch_norm_train %x, %scale, %offset {epsilon = 1.0e-3 : f64} : (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>)
+  %r = nn.relu %y : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %dr = nn.relu_grad %r, %g : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %dx, %ds, %db = nn.batch_norm_grad %x, %scale, %m, %v, %dr {epsilon = 1.0e-3 : f64} : (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>)
+  return %dr, %dx, %ds, %db : tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 
 // -----

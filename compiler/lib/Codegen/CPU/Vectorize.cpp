@@ -38,13 +38,19 @@ constexpr int64_t kAccumulatorVectors = 4;
 /// The loop of the output's innermost dimension, when it is a parallel loop
 /// and every map is a projected permutation.
 std::optional<unsigned> vectorLoop(linalg::LinalgOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() == 0 ||
       op.hasDynamicShape() || op.getNumLoops() == 0)
     return std::nullopt;
   for (AffineMap map : op.getIndexingMapsArray())
     if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
       return std::nullopt;
+  // Several outputs (sums of one pass) share their map and element type.
   AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  Type element = getElementTypeOrSelf(op.getDpsInitOperand(0)->get());
+  for (OpOperand &init : op.getDpsInitsMutable())
+    if (op.getMatchingIndexingMap(&init) != out ||
+        getElementTypeOrSelf(init.get()) != element)
+      return std::nullopt;
   if (out.getNumResults() == 0)
     return std::nullopt;
   auto last = dyn_cast<AffineDimExpr>(out.getResults().back());
@@ -216,16 +222,18 @@ FailureOr<Operation *> tile(RewriterBase &rewriter, Operation *op,
   return tiled->tiledOps.front();
 }
 
-/// Keeps a reduction's accumulator in registers: the transfer_read and
-/// transfer_write of the output tile, both in `loop`'s body with indices
-/// and base defined outside it, move out of the loop; the value is carried
-/// as an iteration argument. Returns the new loop, or null.
+/// Keeps a reduction's accumulators in registers: each transfer_write of
+/// an output tile in `loop`'s body, with its transfer_read there, indices
+/// and base defined outside it, moves out of the loop; the values are
+/// carried as iteration arguments. A reduction with several outputs (batch
+/// normalisation's two sums over the same pass) has one pair each.
+/// Returns the new loop, or null.
 scf::ForOp hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
-  vector::TransferWriteOp write;
+  SmallVector<vector::TransferWriteOp> writes;
   for (Operation &op : loop.getBody()->without_terminator())
     if (auto w = dyn_cast<vector::TransferWriteOp>(op))
-      write = write ? vector::TransferWriteOp() : w; // exactly one
-  if (!write)
+      writes.push_back(w);
+  if (writes.empty())
     return nullptr;
   // Constants and the tile's view, made in the loop by tiling and
   // vectorisation, go before it when they depend on nothing in it.
@@ -241,38 +249,48 @@ scf::ForOp hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
     rewriter.moveOpBefore(def, loop);
     return true;
   };
-  if (!outside(write.getBase()) || !llvm::all_of(write.getIndices(), outside))
-    return nullptr;
-  vector::TransferReadOp read;
-  for (Operation &op : loop.getBody()->without_terminator())
-    if (auto r = dyn_cast<vector::TransferReadOp>(op))
-      if (r.getBase() == write.getBase() &&
-          llvm::equal(r.getIndices(), write.getIndices(),
-                      [](Value x, Value y) {
-                        return isEqualConstantIntOrValue(x, y);
-                      }) &&
-          r.getVectorType() == write.getVectorType())
-        read = read ? vector::TransferReadOp() : r;
-  // Nothing else in the loop may touch the output tile.
-  if (!read || !outside(read.getPadding()) || !read->isBeforeInBlock(write) ||
-      llvm::any_of(write.getBase().getUsers(), [&](Operation *user) {
-        return user != read && user != write && loop->isAncestor(user);
-      }))
-    return nullptr;
-  rewriter.moveOpBefore(read, loop);
-  Value updated = write.getVector();
+  SmallVector<vector::TransferReadOp> reads;
+  for (vector::TransferWriteOp write : writes) {
+    if (!outside(write.getBase()) || !llvm::all_of(write.getIndices(), outside))
+      return nullptr;
+    vector::TransferReadOp read;
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (auto r = dyn_cast<vector::TransferReadOp>(op))
+        if (r.getBase() == write.getBase() &&
+            llvm::equal(r.getIndices(), write.getIndices(),
+                        [](Value x, Value y) {
+                          return isEqualConstantIntOrValue(x, y);
+                        }) &&
+            r.getVectorType() == write.getVectorType())
+          read = read ? vector::TransferReadOp() : r;
+    // Nothing else in the loop may touch the output tile.
+    if (!read || !outside(read.getPadding()) || !read->isBeforeInBlock(write) ||
+        llvm::any_of(write.getBase().getUsers(), [&](Operation *user) {
+          return user != read && user != write && loop->isAncestor(user);
+        }))
+      return nullptr;
+    reads.push_back(read);
+  }
+  SmallVector<Value> initial, updated;
+  for (auto [read, write] : llvm::zip_equal(reads, writes)) {
+    rewriter.moveOpBefore(read, loop);
+    initial.push_back(read.getResult());
+    updated.push_back(write.getVector());
+  }
   FailureOr<LoopLikeOpInterface> grown = loop.replaceWithAdditionalYields(
-      rewriter, read.getResult(), /*replaceInitOperandUsesInLoop=*/true,
-      [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
-        return SmallVector<Value>{updated};
-      });
+      rewriter, initial, /*replaceInitOperandUsesInLoop=*/true,
+      [&](OpBuilder &, Location, ArrayRef<BlockArgument>) { return updated; });
   if (failed(grown))
     return nullptr;
   auto newLoop = cast<scf::ForOp>(grown->getOperation());
-  rewriter.moveOpAfter(write, newLoop);
-  rewriter.modifyOpInPlace(write, [&] {
-    write.getValueToStoreMutable().assign(newLoop.getResults().back());
-  });
+  ValueRange results = newLoop.getResults().take_back(writes.size());
+  Operation *after = newLoop;
+  for (auto [write, result] : llvm::zip_equal(writes, results)) {
+    rewriter.moveOpAfter(write, after);
+    after = write;
+    rewriter.modifyOpInPlace(
+        write, [&] { write.getValueToStoreMutable().assign(result); });
+  }
   return newLoop;
 }
 

@@ -6,7 +6,11 @@
 // (parallel) and every other axis after it (reduction), as bias_add_grad.
 // What depends on the channel alone (rstd, the normalisation's factor, the
 // gradient's coefficients) is a small op over the channels, so that the
-// passes over the activations need no square root or division.
+// passes over the activations need no square root or division. The
+// gradient's two sums share one pass, and the gradient of a relu'd
+// normalisation takes the relu's gradient itself (lowerBatchNormReluGrads):
+// these passes are memory-bound, and each activation-sized read or write
+// saved is a pass's worth of time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,10 +104,9 @@ struct BatchNormTrainLowering : OpRewritePattern<nn::BatchNormTrainOp> {
     Location loc = op.getLoc();
     Value x = op.getInput();
     double n = perChannel(x);
-    Value sum = channelSum(rewriter, loc, x, {},
-                           [](OpBuilder &, Location, ValueRange a) {
-                             return a[0];
-                           });
+    Value sum =
+        channelSum(rewriter, loc, x, {},
+                   [](OpBuilder &, Location, ValueRange a) { return a[0]; });
     Value mean = scaled(rewriter, loc, sum, 1.0 / n);
     // Two passes: the squares of the centred values, not E[x^2] - E[x]^2.
     Value squares = channelSum(rewriter, loc, x, mean,
@@ -119,57 +122,112 @@ struct BatchNormTrainLowering : OpRewritePattern<nn::BatchNormTrainOp> {
   }
 };
 
+/// The gradients of batch_norm_train's input, scale and offset, for
+/// `op`'s operands, from `grad`: the gradient of the normalisation's
+/// output, or, with `reluOffset` (the normalisation's offset), the
+/// gradient of its relu. The relu's mask is then recomputed from x in each
+/// pass, `(x - mean) * g + offset > 0` with g = scale * rstd, as the
+/// forward pass computed the relu's input: relu_grad's pass, which read
+/// the relu's output and the gradient and wrote the masked gradient for
+/// three more passes to read, is gone. Two passes remain: both sums (one
+/// reduction with two outputs), then dx. Of the nine activation-sized
+/// reads and writes of the two ops, five remain; of batch_norm_grad's six
+/// alone (its sums in two passes), five.
+SmallVector<Value> batchNormGrad(OpBuilder &b, Location loc,
+                                 nn::BatchNormGradOp op, Value grad,
+                                 Value reluOffset) {
+  Value x = op.getInput(), mean = op.getMean();
+  double eps = op.getEpsilon().convertToDouble(), n = perChannel(x);
+  // rstd and everything else per channel is computed once per channel.
+  Value r = perChannelOp(b, loc, op.getVariance(),
+                         [&](OpBuilder &nb, Location l, ValueRange a) {
+                           return rstd(nb, l, a[0], eps);
+                         });
+  Value g = perChannelOp(b, loc, {op.getScale(), r},
+                         [](OpBuilder &nb, Location l, ValueRange a) {
+                           return mul(nb, l, a[0], a[1]);
+                         });
+  // Every pass reads x, the gradient and these vectors first (the sums
+  // only the mean when there is no relu); `dy(a)` is the normalisation's
+  // output gradient at those arguments.
+  SmallVector<Value> vectors = {mean, g};
+  if (reluOffset)
+    vectors.push_back(reluOffset);
+  auto dy = [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+    if (!reluOffset)
+      return a[1];
+    Value y = add(nb, l, mul(nb, l, sub(nb, l, a[0], a[2]), a[3]), a[4]);
+    Value zero = floatConst(nb, l, y.getType(), 0.0);
+    Value positive =
+        arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, y, zero);
+    return arith::SelectOp::create(nb, l, positive, a[1], zero);
+  };
+  // offset_grad = sum(dy) and sum(dy * xhat) = rstd * sum(dy * (x -
+  // mean)), in one pass over x and the gradient.
+  auto centred = [&](OpBuilder &nb, Location l, ValueRange a) {
+    return mul(nb, l, dy(nb, l, a), sub(nb, l, a[0], a[2]));
+  };
+  ValueRange sumVectors = reluOffset ? ValueRange(vectors) : mean;
+  SmallVector<Value> sums =
+      channelSums(b, loc, {x, grad}, sumVectors, {Body(dy), Body(centred)});
+  Value offsetGrad = sums[0], dyCentred = sums[1];
+  Value scaleGrad = perChannelOp(b, loc, {dyCentred, r},
+                                 [](OpBuilder &nb, Location l, ValueRange a) {
+                                   return mul(nb, l, a[0], a[1]);
+                                 });
+  // dx = scale * rstd * (dy - offset_grad / n - xhat * scale_grad / n)
+  //    = g * ((dy - o) - (x - mean) * k), with per channel o = offset_grad
+  //    / n and k = rstd * scale_grad / n.
+  Value o = scaled(b, loc, offsetGrad, 1.0 / n);
+  Value k = perChannelOp(
+      b, loc, {r, scaleGrad}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value invN = floatConst(nb, l, a[0].getType(), 1.0 / n);
+        return mul(nb, l, mul(nb, l, a[0], a[1]), invN);
+      });
+  SmallVector<Value> dxVectors(vectors);
+  dxVectors.append({o, k});
+  unsigned last = dxVectors.size() + 2;
+  Value dx = overChannels(
+      b, loc, {x, grad}, dxVectors,
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value shifted = sub(nb, l, dy(nb, l, a), a[last - 2]);
+        Value centred = sub(nb, l, a[0], a[2]);
+        return mul(nb, l, a[3],
+                   sub(nb, l, shifted, mul(nb, l, centred, a[last - 1])));
+      });
+  return {dx, scaleGrad, offsetGrad};
+}
+
 struct BatchNormGradLowering : OpRewritePattern<nn::BatchNormGradOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(nn::BatchNormGradOp op,
                                 PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value x = op.getInput(), dy = op.getOutputGrad();
-    double eps = op.getEpsilon().convertToDouble(), n = perChannel(x);
-    Value offsetGrad = channelSum(rewriter, loc, dy, {},
-                                  [](OpBuilder &, Location, ValueRange a) {
-                                    return a[0];
-                                  });
-    // rstd and everything else per channel is computed once per channel.
-    Value r = perChannelOp(rewriter, loc, op.getVariance(),
-                           [&](OpBuilder &b, Location l, ValueRange a) {
-                             return rstd(b, l, a[0], eps);
-                           });
-    // sum(dy * xhat) = rstd * sum(dy * (x - mean)).
-    Value dyCentred =
-        channelSum(rewriter, loc, {x, dy}, op.getMean(),
-                   [&](OpBuilder &b, Location l, ValueRange a) {
-                     return mul(b, l, a[1], sub(b, l, a[0], a[2]));
-                   });
-    Value scaleGrad = perChannelOp(rewriter, loc, {dyCentred, r},
-                                   [](OpBuilder &b, Location l, ValueRange a) {
-                                     return mul(b, l, a[0], a[1]);
-                                   });
-    // dx = scale * rstd * (dy - offset_grad / n - xhat * scale_grad / n)
-    //    = g * ((dy - o) - (x - mean) * k), with per channel g = scale *
-    //    rstd, o = offset_grad / n and k = rstd * scale_grad / n.
-    Value g = perChannelOp(rewriter, loc, {op.getScale(), r},
-                           [](OpBuilder &b, Location l, ValueRange a) {
-                             return mul(b, l, a[0], a[1]);
-                           });
-    Value o = scaled(rewriter, loc, offsetGrad, 1.0 / n);
-    Value k = perChannelOp(rewriter, loc, {r, scaleGrad},
-                           [&](OpBuilder &b, Location l, ValueRange a) {
-                             Value invN =
-                                 floatConst(b, l, a[0].getType(), 1.0 / n);
-                             return mul(b, l, mul(b, l, a[0], a[1]), invN);
-                           });
-    Value dx = overChannels(
-        rewriter, loc, {x, dy}, {g, o, k, op.getMean()},
-        [&](OpBuilder &b, Location l, ValueRange a) {
-          Value shifted = sub(b, l, a[1], a[3]);
-          Value centred = sub(b, l, a[0], a[5]);
-          return mul(b, l, a[2], sub(b, l, shifted, mul(b, l, centred, a[4])));
-        });
-    rewriter.replaceOp(op, {dx, scaleGrad, offsetGrad});
+    rewriter.replaceOp(op, batchNormGrad(rewriter, op.getLoc(), op,
+                                         op.getOutputGrad(), Value()));
     return success();
   }
 };
+
+/// The relu_grad that `op`'s output gradient comes from, when it is the
+/// gradient of a relu of the batch_norm_train that `op` differentiates and
+/// nothing else reads it; its offset in `offset`.
+nn::ReluGradOp reluGradOf(nn::BatchNormGradOp op, Value &offset) {
+  auto reluGrad = op.getOutputGrad().getDefiningOp<nn::ReluGradOp>();
+  if (!reluGrad || !reluGrad->hasOneUse())
+    return nullptr;
+  auto relu = reluGrad.getOutput().getDefiningOp<nn::ReluOp>();
+  auto forward =
+      relu ? relu.getInput().getDefiningOp<nn::BatchNormTrainOp>() : nullptr;
+  if (!forward || relu.getInput() != forward.getOutput() ||
+      forward.getInput() != op.getInput() ||
+      forward.getScale() != op.getScale() ||
+      forward.getMean() != op.getMean() ||
+      forward.getVariance() != op.getVariance() ||
+      forward.getEpsilon() != op.getEpsilon())
+    return nullptr;
+  offset = forward.getOffset();
+  return reluGrad;
+}
 
 struct MovingAverageLowering : OpRewritePattern<nn::MovingAverageOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -192,6 +250,22 @@ struct MovingAverageLowering : OpRewritePattern<nn::MovingAverageOp> {
 };
 
 } // namespace
+
+void nnc::lowerBatchNormReluGrads(Operation *root) {
+  SmallVector<nn::BatchNormGradOp> grads;
+  root->walk([&](nn::BatchNormGradOp op) { grads.push_back(op); });
+  for (nn::BatchNormGradOp op : grads) {
+    Value offset;
+    nn::ReluGradOp reluGrad = reluGradOf(op, offset);
+    if (!reluGrad)
+      continue;
+    OpBuilder b(op);
+    op->replaceAllUsesWith(
+        batchNormGrad(b, op.getLoc(), op, reluGrad.getOutputGrad(), offset));
+    op.erase();
+    reluGrad.erase();
+  }
+}
 
 void nnc::populateBatchNormToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<BatchNormLowering, BatchNormTrainLowering, BatchNormGradLowering,

@@ -31,6 +31,7 @@ struct ConvertNNToLinalgPass
     : nnc::impl::ConvertNNToLinalgBase<ConvertNNToLinalgPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    nnc::lowerBatchNormReluGrads(getOperation());
     RewritePatternSet patterns(ctx);
     nnc::populateElementwiseToLinalgPatterns(patterns);
     nnc::populateConvToLinalgPatterns(patterns);

@@ -117,9 +117,39 @@ static AffineMap channelLoopsToTensor(MLIRContext *ctx, unsigned rank) {
   return AffineMap::get(rank, 0, dims, ctx);
 }
 
-/// One per-channel sum: every axis but the channel summed in one nest.
-static Value channelSumOnce(OpBuilder &b, Location loc, ValueRange tensors,
-                            ValueRange vectors, Body term) {
+/// A reduction over `inputs` with one zero-filled output of `type` per
+/// term, all indexed by `outMap`: output i accumulates terms[i] of the
+/// inputs.
+static SmallVector<Value> sums(OpBuilder &b, Location loc,
+                               RankedTensorType type, ValueRange inputs,
+                               ArrayRef<AffineMap> inputMaps, AffineMap outMap,
+                               ArrayRef<utils::IteratorType> iterators,
+                               ArrayRef<Body> terms) {
+  SmallVector<Value> outs;
+  SmallVector<AffineMap> maps(inputMaps);
+  for (size_t i = 0; i < terms.size(); ++i) {
+    outs.push_back(filled(b, loc, type, 0.0));
+    maps.push_back(outMap);
+  }
+  auto op = linalg::GenericOp::create(
+      b, loc, TypeRange(outs), inputs, outs, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        ValueRange in = args.take_front(inputs.size());
+        SmallVector<Value> results;
+        for (auto [term, acc] :
+             llvm::zip_equal(terms, args.drop_front(inputs.size())))
+          results.push_back(add(nb, l, acc, term(nb, l, in)));
+        linalg::YieldOp::create(nb, l, results);
+      });
+  return op.getResults();
+}
+
+/// The per-channel sums of `terms`: every axis but the channel summed in
+/// one nest.
+static SmallVector<Value> channelSumsOnce(OpBuilder &b, Location loc,
+                                          ValueRange tensors,
+                                          ValueRange vectors,
+                                          ArrayRef<Body> terms) {
   auto type = cast<RankedTensorType>(tensors[0].getType());
   unsigned rank = type.getRank();
   MLIRContext *ctx = b.getContext();
@@ -128,23 +158,19 @@ static Value channelSumOnce(OpBuilder &b, Location loc, ValueRange tensors,
   inputs.append(vectors.begin(), vectors.end());
   SmallVector<AffineMap> indexing(tensors.size(),
                                   channelLoopsToTensor(ctx, rank));
-  indexing.append(vectors.size() + 1, channel);
-  auto result = RankedTensorType::get({type.getShape().back()},
-                                      type.getElementType());
-  return generic(
-      b, loc, result, inputs, indexing, parallel(1, rank - 1),
-      [&](OpBuilder &nb, Location l, ValueRange a) {
-        return add(nb, l, a.back(), term(nb, l, a.drop_back()));
-      },
-      /*init=*/0.0);
+  indexing.append(vectors.size(), channel);
+  auto result =
+      RankedTensorType::get({type.getShape().back()}, type.getElementType());
+  return sums(b, loc, result, inputs, indexing, channel, parallel(1, rank - 1),
+              terms);
 }
 
-Value channelSum(OpBuilder &b, Location loc, ValueRange tensors,
-                 ValueRange vectors, Body term) {
+SmallVector<Value> channelSums(OpBuilder &b, Location loc, ValueRange tensors,
+                               ValueRange vectors, ArrayRef<Body> terms) {
   auto type = cast<RankedTensorType>(tensors[0].getType());
   unsigned rank = type.getRank();
   if (rank < 3)
-    return channelSumOnce(b, loc, tensors, vectors, term);
+    return channelSumsOnce(b, loc, tensors, vectors, terms);
   // Rows first: partial sums along the axis before the channel (a row of
   // an image), then the sum of the partials. Each float32 sum then runs
   // over a row or over the rows, not over every element: a batch
@@ -160,19 +186,22 @@ Value channelSum(OpBuilder &b, Location loc, ValueRange tensors,
   indexing.append(
       vectors.size(),
       AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx), ctx));
-  indexing.push_back(dropAxisMap(ctx, rank, row));
   SmallVector<utils::IteratorType> iterators = parallel(rank);
   iterators[row] = utils::IteratorType::reduction;
-  Value partial = generic(
-      b, loc, RankedTensorType::get(shape, type.getElementType()), inputs,
-      indexing, iterators,
-      [&](OpBuilder &nb, Location l, ValueRange a) {
-        return add(nb, l, a.back(), term(nb, l, a.drop_back()));
-      },
-      /*init=*/0.0);
-  return channelSumOnce(
-      b, loc, partial, {},
-      [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+  SmallVector<Value> partials =
+      sums(b, loc, RankedTensorType::get(shape, type.getElementType()), inputs,
+           indexing, dropAxisMap(ctx, rank, row), iterators, terms);
+  auto whole = [](OpBuilder &, Location, ValueRange a) { return a[0]; };
+  SmallVector<Value> results;
+  for (Value partial : partials)
+    results.push_back(
+        channelSumsOnce(b, loc, partial, {}, Body(whole)).front());
+  return results;
+}
+
+Value channelSum(OpBuilder &b, Location loc, ValueRange tensors,
+                 ValueRange vectors, Body term) {
+  return channelSums(b, loc, tensors, vectors, term).front();
 }
 
 } // namespace nnc::linalg_utils

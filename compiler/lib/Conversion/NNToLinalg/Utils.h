@@ -87,6 +87,12 @@ reduceAlong(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t axis,
 mlir::Value channelSum(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::ValueRange tensors, mlir::ValueRange vectors,
                        Body term);
+/// channelSum of each of `terms` in one pass over the tensors: one
+/// reduction with an output per term (their partial sums), then each
+/// partial's per-channel sum.
+llvm::SmallVector<mlir::Value>
+channelSums(mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange tensors,
+            mlir::ValueRange vectors, llvm::ArrayRef<Body> terms);
 
 } // namespace nnc::linalg_utils
 

@@ -26,6 +26,12 @@ void populateMatmulShapeToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateNormToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// batch_norm, batch_norm_train, batch_norm_grad, moving_average.
 void populateBatchNormToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// Lowers each batch_norm_grad of a relu'd batch_norm_train whose output
+/// gradient is that relu's relu_grad, read by nothing else, to passes
+/// that take the relu's gradient and recompute its mask: the relu_grad
+/// goes too. Runs before the patterns, while the forward ops it matches
+/// are still nn ops.
+void lowerBatchNormReluGrads(mlir::Operation *root);
 /// mean, mean_grad.
 void populateReduceToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// dropout_train (Philox4x32-10 masks).
