@@ -28,27 +28,33 @@ func.func @batch_norm(%x: tensor<2x8xf32>, %scale: tensor<8xf32>, %offset: tenso
 
 // -----
 
-// Training: per-channel sums add along the rows (the axis before the
-// channel) first, then the partial sums, looping over the channel first.
-// The mean is the sum over n = 6; the variance is the mean of the squared
-// centred values (two passes, biased); the output normalises with them.
-// CHECK-DAG: #[[ALL:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-// CHECK-DAG: #[[LAST:.*]] = affine_map<(d0, d1, d2) -> (d2)>
-// CHECK-DAG: #[[ROWS:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// Training: the statistics in one pass over x. Each row (the axis before
+// the channel, W = 3 values) sums x - s and (x - s)^2, s the row's first
+// value (a view of x); then, over the rows' sums alone, the mean is the
+// mean of the rows' means s + S1 / W (over 2 rows), and the variance the
+// sum of the rows' squared deviations S2 - S1^2 / W plus W times the
+// squares of their means' deviations, over n = 6. The output normalises
+// with them.
+// CHECK-DAG: #[[ALL:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1) -> (d1, d0)>
 // CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @batch_norm_train
-// CHECK: %[[PSUM:.*]] = linalg.generic {indexing_maps = [#[[ALL]], #[[ROWS]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%arg0 : tensor<2x3x4xf32>)
-// CHECK: arith.addf
-// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[CH]]], iterator_types = ["parallel", "reduction"]} ins(%[[PSUM]] : tensor<2x4xf32>)
-// CHECK: arith.addf
-// CHECK: %[[MEAN:.*]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<4xf32>)
-// CHECK: arith.constant 0.166666672 : f32
-// CHECK: %[[PSQ:.*]] = linalg.generic {indexing_maps = [#[[ALL]], #[[LAST]], #[[ROWS]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%arg0, %[[MEAN]] : tensor<2x3x4xf32>, tensor<4xf32>)
-// CHECK: %[[D:.*]] = arith.subf
-// CHECK-NEXT: %[[D2:.*]] = arith.mulf %[[D]], %[[D]] : f32
-// CHECK: %[[SQ:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[CH]]], iterator_types = ["parallel", "reduction"]} ins(%[[PSQ]] : tensor<2x4xf32>)
+// CHECK: %[[S:.*]] = tensor.extract_slice %arg0[0, 0, 0] [2, 1, 4] [1, 1, 1] : tensor<2x3x4xf32> to tensor<2x4xf32>
+// CHECK: %[[P:.*]]:2 = linalg.generic {indexing_maps = [#{{.*}}, #[[ALL]], #[[ALL]], #[[ALL]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%arg0, %[[S]] : tensor<2x3x4xf32>, tensor<2x4xf32>)
+// CHECK-NEXT: ^bb0(%[[X:[^:]*]]: f32, %[[SH:[^:]*]]: f32, %[[A1:[^:]*]]: f32, %[[A2:[^:]*]]: f32):
+// CHECK-NEXT: %[[D:.*]] = arith.subf %[[X]], %[[SH]] : f32
+// CHECK-NEXT: arith.addf %[[A1]], %[[D]] : f32
+// CHECK-NEXT: %[[E:.*]] = arith.subf %[[X]], %[[SH]] : f32
+// CHECK-NEXT: %[[E2:.*]] = arith.mulf %[[E]], %[[E]] : f32
+// CHECK-NEXT: arith.addf %[[A2]], %[[E2]] : f32
+// CHECK: %[[MS:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[IN]], #[[IN]], #[[CH]]], iterator_types = ["parallel", "reduction"]} ins(%[[P]]#0, %[[P]]#1, %[[S]] :
+// CHECK: arith.constant 0.333333343 : f32
+// CHECK: %[[MEAN:.*]] = linalg.generic {{.*}} ins(%[[MS]] : tensor<4xf32>)
+// CHECK: arith.constant 5.000000e-01 : f32
+// CHECK: %[[SQ:.*]] = linalg.generic {{.*}} ins(%[[P]]#0, %[[P]]#1, %[[S]], %[[MEAN]] :
+// CHECK: arith.constant 3.000000e+00 : f32
 // CHECK: %[[VAR:.*]] = linalg.generic {{.*}} ins(%[[SQ]] : tensor<4xf32>)
+// CHECK: arith.constant 0.166666672 : f32
 // CHECK: %[[FACTOR:.*]] = linalg.generic {{.*}} ins(%arg1, %[[VAR]] : tensor<4xf32>, tensor<4xf32>)
 // CHECK: math.rsqrt
 // CHECK: %[[Y:.*]] = linalg.generic {{.*}} ins(%arg0, %[[FACTOR]], %arg2, %[[MEAN]] :

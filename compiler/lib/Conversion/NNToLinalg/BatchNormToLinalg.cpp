@@ -97,6 +97,67 @@ struct BatchNormLowering : OpRewritePattern<nn::BatchNormOp> {
   }
 };
 
+/// The per-channel mean and biased variance of x (rank 3 or more) in one
+/// pass over it, not two (a sum, then the squares of the centred values).
+/// Each row of an image (the axis before the channel, W values) is summed
+/// shifted by its own first value s: S1 = sum(x - s), S2 = sum((x - s)^2),
+/// so the row's mean is s + S1 / W and the sum of its squared deviations
+/// M2 = S2 - S1^2 / W, without the cancellation of E[x^2] - E[x]^2 (s is
+/// one of the row's own values, so S1 / W is the distance from it to the
+/// row's mean). The rows then combine as equal-sized groups do (Chan et
+/// al.): the mean is the mean of the rows' means, and the squared
+/// deviations sum to sum(M2) + W * sum((row mean - mean)^2). The second
+/// stage reads the rows' sums, a W-th of x.
+std::pair<Value, Value> statistics(OpBuilder &b, Location loc, Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  unsigned rank = type.getRank(), row = rank - 2;
+  double n = perChannel(x), w = type.getDimSize(row), rows = n / w;
+  // s: each row's first value, shaped as the rows' sums.
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
+      strides(rank, b.getIndexAttr(1)), sizes;
+  SmallVector<int64_t> rowShape;
+  for (unsigned d = 0; d < rank; ++d) {
+    int64_t size = d == row ? 1 : type.getDimSize(d);
+    sizes.push_back(b.getIndexAttr(size));
+    if (d != row)
+      rowShape.push_back(size);
+  }
+  Value shift = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get(rowShape, type.getElementType()), x,
+      offsets, sizes, strides);
+  auto shifted = [](OpBuilder &nb, Location l, ValueRange a) {
+    return sub(nb, l, a[0], a[1]);
+  };
+  auto squared = [](OpBuilder &nb, Location l, ValueRange a) {
+    Value d = sub(nb, l, a[0], a[1]);
+    return mul(nb, l, d, d);
+  };
+  SmallVector<Value> partial =
+      rowSums(b, loc, x, shift, {}, {Body(shifted), Body(squared)});
+  // A row's mean: s + S1 / W (arguments S1, S2, s, then the vectors).
+  auto rowMean = [&](OpBuilder &nb, Location l, ValueRange a) {
+    return add(nb, l, a[2],
+               mul(nb, l, a[0], floatConst(nb, l, a[0].getType(), 1.0 / w)));
+  };
+  Value meanSum = channelSumsInOneNest(b, loc, {partial[0], partial[1], shift},
+                                       {}, Body(rowMean))
+                      .front();
+  Value mean = scaled(b, loc, meanSum, 1.0 / rows);
+  auto deviations = [&](OpBuilder &nb, Location l, ValueRange a) {
+    Value s1 = a[0], s2 = a[1];
+    Value m2 = sub(nb, l, s2,
+                   mul(nb, l, mul(nb, l, s1, s1),
+                       floatConst(nb, l, s1.getType(), 1.0 / w)));
+    Value d = sub(nb, l, rowMean(nb, l, a), a[3]);
+    return add(nb, l, m2,
+               mul(nb, l, mul(nb, l, d, d), floatConst(nb, l, d.getType(), w)));
+  };
+  Value squares = channelSumsInOneNest(b, loc, {partial[0], partial[1], shift},
+                                       mean, Body(deviations))
+                      .front();
+  return {mean, scaled(b, loc, squares, 1.0 / n)};
+}
+
 struct BatchNormTrainLowering : OpRewritePattern<nn::BatchNormTrainOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(nn::BatchNormTrainOp op,
@@ -104,17 +165,23 @@ struct BatchNormTrainLowering : OpRewritePattern<nn::BatchNormTrainOp> {
     Location loc = op.getLoc();
     Value x = op.getInput();
     double n = perChannel(x);
-    Value sum =
-        channelSum(rewriter, loc, x, {},
-                   [](OpBuilder &, Location, ValueRange a) { return a[0]; });
-    Value mean = scaled(rewriter, loc, sum, 1.0 / n);
-    // Two passes: the squares of the centred values, not E[x^2] - E[x]^2.
-    Value squares = channelSum(rewriter, loc, x, mean,
-                               [](OpBuilder &b, Location l, ValueRange a) {
-                                 Value d = sub(b, l, a[0], a[1]);
-                                 return mul(b, l, d, d);
-                               });
-    Value variance = scaled(rewriter, loc, squares, 1.0 / n);
+    Value mean, variance;
+    if (cast<RankedTensorType>(x.getType()).getRank() >= 3) {
+      std::tie(mean, variance) = statistics(rewriter, loc, x);
+    } else {
+      Value sum =
+          channelSum(rewriter, loc, x, {},
+                     [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+      mean = scaled(rewriter, loc, sum, 1.0 / n);
+      // Two passes: the squares of the centred values, not E[x^2] -
+      // E[x]^2.
+      Value squares = channelSum(rewriter, loc, x, mean,
+                                 [](OpBuilder &b, Location l, ValueRange a) {
+                                   Value d = sub(b, l, a[0], a[1]);
+                                   return mul(b, l, d, d);
+                                 });
+      variance = scaled(rewriter, loc, squares, 1.0 / n);
+    }
     Value y = normalize(rewriter, loc, x, op.getScale(), op.getOffset(), mean,
                         variance, op.getEpsilon().convertToDouble());
     rewriter.replaceOp(op, {y, mean, variance});

@@ -144,12 +144,9 @@ static SmallVector<Value> sums(OpBuilder &b, Location loc,
   return op.getResults();
 }
 
-/// The per-channel sums of `terms`: every axis but the channel summed in
-/// one nest.
-static SmallVector<Value> channelSumsOnce(OpBuilder &b, Location loc,
-                                          ValueRange tensors,
-                                          ValueRange vectors,
-                                          ArrayRef<Body> terms) {
+SmallVector<Value> channelSumsInOneNest(OpBuilder &b, Location loc,
+                                        ValueRange tensors, ValueRange vectors,
+                                        ArrayRef<Body> terms) {
   auto type = cast<RankedTensorType>(tensors[0].getType());
   unsigned rank = type.getRank();
   MLIRContext *ctx = b.getContext();
@@ -165,37 +162,46 @@ static SmallVector<Value> channelSumsOnce(OpBuilder &b, Location loc,
               terms);
 }
 
-SmallVector<Value> channelSums(OpBuilder &b, Location loc, ValueRange tensors,
-                               ValueRange vectors, ArrayRef<Body> terms) {
+SmallVector<Value> rowSums(OpBuilder &b, Location loc, ValueRange tensors,
+                           ValueRange rowTensors, ValueRange vectors,
+                           ArrayRef<Body> terms) {
   auto type = cast<RankedTensorType>(tensors[0].getType());
   unsigned rank = type.getRank();
-  if (rank < 3)
-    return channelSumsOnce(b, loc, tensors, vectors, terms);
-  // Rows first: partial sums along the axis before the channel (a row of
-  // an image), then the sum of the partials. Each float32 sum then runs
-  // over a row or over the rows, not over every element: a batch
-  // normalisation of 2 x 112 x 112 values adds 112 and 224 terms instead
-  // of 25088 in one accumulator, and its rounding error shrinks with them.
   MLIRContext *ctx = b.getContext();
   unsigned row = rank - 2;
   SmallVector<int64_t> shape(type.getShape());
   shape.erase(shape.begin() + row);
+  AffineMap perRow = dropAxisMap(ctx, rank, row);
   SmallVector<Value> inputs(tensors);
+  inputs.append(rowTensors.begin(), rowTensors.end());
   inputs.append(vectors.begin(), vectors.end());
   SmallVector<AffineMap> indexing(tensors.size(), identity(ctx, rank));
+  indexing.append(rowTensors.size(), perRow);
   indexing.append(
       vectors.size(),
       AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx), ctx));
   SmallVector<utils::IteratorType> iterators = parallel(rank);
   iterators[row] = utils::IteratorType::reduction;
-  SmallVector<Value> partials =
-      sums(b, loc, RankedTensorType::get(shape, type.getElementType()), inputs,
-           indexing, dropAxisMap(ctx, rank, row), iterators, terms);
+  return sums(b, loc, RankedTensorType::get(shape, type.getElementType()),
+              inputs, indexing, perRow, iterators, terms);
+}
+
+SmallVector<Value> channelSums(OpBuilder &b, Location loc, ValueRange tensors,
+                               ValueRange vectors, ArrayRef<Body> terms) {
+  auto type = cast<RankedTensorType>(tensors[0].getType());
+  if (type.getRank() < 3)
+    return channelSumsInOneNest(b, loc, tensors, vectors, terms);
+  // Rows first: partial sums along the axis before the channel (a row of
+  // an image), then the sum of the partials. Each float32 sum then runs
+  // over a row or over the rows, not over every element: a batch
+  // normalisation of 2 x 112 x 112 values adds 112 and 224 terms instead
+  // of 25088 in one accumulator, and its rounding error shrinks with them.
+  SmallVector<Value> partials = rowSums(b, loc, tensors, {}, vectors, terms);
   auto whole = [](OpBuilder &, Location, ValueRange a) { return a[0]; };
   SmallVector<Value> results;
   for (Value partial : partials)
     results.push_back(
-        channelSumsOnce(b, loc, partial, {}, Body(whole)).front());
+        channelSumsInOneNest(b, loc, partial, {}, Body(whole)).front());
   return results;
 }
 

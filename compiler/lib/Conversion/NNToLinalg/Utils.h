@@ -87,6 +87,23 @@ reduceAlong(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t axis,
 mlir::Value channelSum(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::ValueRange tensors, mlir::ValueRange vectors,
                        Body term);
+/// The per-channel sums of `terms` over tensors of any rank, every axis but
+/// the channel summed in one nest.
+llvm::SmallVector<mlir::Value> channelSumsInOneNest(mlir::OpBuilder &b,
+                                                    mlir::Location loc,
+                                                    mlir::ValueRange tensors,
+                                                    mlir::ValueRange vectors,
+                                                    llvm::ArrayRef<Body> terms);
+/// The sums along the axis before the channel (each row of an image) of
+/// `terms`, one output per term, in one pass, for tensors of rank 3 or
+/// more: the terms take the full-shaped `tensors`, then `rowTensors`
+/// (shaped as the sums, one entry per row and channel), then the
+/// per-channel `vectors`.
+llvm::SmallVector<mlir::Value> rowSums(mlir::OpBuilder &b, mlir::Location loc,
+                                       mlir::ValueRange tensors,
+                                       mlir::ValueRange rowTensors,
+                                       mlir::ValueRange vectors,
+                                       llvm::ArrayRef<Body> terms);
 /// channelSum of each of `terms` in one pass over the tensors: one
 /// reduction with an output per term (their partial sums), then each
 /// partial's per-channel sum.
