@@ -134,21 +134,25 @@ std::pair<Value, Value> statistics(OpBuilder &b, Location loc, Value x) {
   };
   SmallVector<Value> partial =
       rowSums(b, loc, x, shift, {}, {Body(shifted), Body(squared)});
-  // A row's mean: s + S1 / W (arguments S1, S2, s, then the vectors).
-  auto rowMean = [&](OpBuilder &nb, Location l, ValueRange a) {
-    return add(nb, l, a[2],
-               mul(nb, l, a[0], floatConst(nb, l, a[0].getType(), 1.0 / w)));
+  // A row's mean: s + S1 / W.
+  auto rowMean = [&](OpBuilder &nb, Location l, Value s1, Value s) {
+    return add(nb, l, s,
+               mul(nb, l, s1, floatConst(nb, l, s1.getType(), 1.0 / w)));
   };
-  Value meanSum = channelSumsInOneNest(b, loc, {partial[0], partial[1], shift},
-                                       {}, Body(rowMean))
-                      .front();
+  auto meanOfRow = [&](OpBuilder &nb, Location l, ValueRange a) {
+    return rowMean(nb, l, a[0], a[1]);
+  };
+  Value meanSum =
+      channelSumsInOneNest(b, loc, {partial[0], shift}, {}, Body(meanOfRow))
+          .front();
   Value mean = scaled(b, loc, meanSum, 1.0 / rows);
+  // Arguments S1, S2, s, mean.
   auto deviations = [&](OpBuilder &nb, Location l, ValueRange a) {
     Value s1 = a[0], s2 = a[1];
     Value m2 = sub(nb, l, s2,
                    mul(nb, l, mul(nb, l, s1, s1),
                        floatConst(nb, l, s1.getType(), 1.0 / w)));
-    Value d = sub(nb, l, rowMean(nb, l, a), a[3]);
+    Value d = sub(nb, l, rowMean(nb, l, s1, a[2]), a[3]);
     return add(nb, l, m2,
                mul(nb, l, mul(nb, l, d, d), floatConst(nb, l, d.getType(), w)));
   };
@@ -251,16 +255,17 @@ SmallVector<Value> batchNormGrad(OpBuilder &b, Location loc,
         Value invN = floatConst(nb, l, a[0].getType(), 1.0 / n);
         return mul(nb, l, mul(nb, l, a[0], a[1]), invN);
       });
+  // o and k come after x, the gradient and `vectors`.
   SmallVector<Value> dxVectors(vectors);
   dxVectors.append({o, k});
-  unsigned last = dxVectors.size() + 2;
+  unsigned oAt = 2 + vectors.size(), kAt = oAt + 1;
   Value dx = overChannels(
       b, loc, {x, grad}, dxVectors,
       [&](OpBuilder &nb, Location l, ValueRange a) {
-        Value shifted = sub(nb, l, dy(nb, l, a), a[last - 2]);
+        Value shifted = sub(nb, l, dy(nb, l, a), a[oAt]);
         Value centred = sub(nb, l, a[0], a[2]);
         return mul(nb, l, a[3],
-                   sub(nb, l, shifted, mul(nb, l, centred, a[last - 1])));
+                   sub(nb, l, shifted, mul(nb, l, centred, a[kAt])));
       });
   return {dx, scaleGrad, offsetGrad};
 }
