@@ -12,7 +12,7 @@
 // CHECK-NEXT: call @nnc_kernel_0(%[[SMALL]], %[[N0]], %[[S0]]) : (memref<512xf32>, index, index) -> ()
 // CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %[[LARGE]] to offset: [0], sizes: [512], strides: [1] : memref<4608xf32> to memref<512xf32>
 // CHECK-NEXT: %[[N1:.*]] = arith.constant 192 : index
-// CHECK-NEXT: %[[S1:.*]] = arith.constant 24 : index
+// CHECK-NEXT: %[[S1:.*]] = arith.constant 20 : index
 // CHECK-NEXT: call @nnc_kernel_0(%[[VIEW]], %[[N1]], %[[S1]])
 // A divisor keeps its value: kernels that differ in one stay apart.
 // CHECK-NEXT: call @nnc_kernel_2(%[[ROW]]) : (memref<64xf32>) -> ()
@@ -24,7 +24,7 @@
 // CHECK-NEXT: call @nnc_kernel_4(%[[SMALL]], %[[P0]], %[[Q0]]) : (memref<512xf32>, index, index) -> ()
 // CHECK: %[[VIEW4:.*]] = memref.reinterpret_cast %[[LARGE]] to offset: [0], sizes: [512], strides: [1] : memref<4608xf32> to memref<512xf32>
 // CHECK-NEXT: %[[P1:.*]] = arith.constant 192 : index
-// CHECK-NEXT: %[[Q1:.*]] = arith.constant 24 : index
+// CHECK-NEXT: %[[Q1:.*]] = arith.constant 20 : index
 // CHECK-NEXT: call @nnc_kernel_4(%[[VIEW4]], %[[P1]], %[[Q1]])
 // Kernels whose buffer is used as a whole (its size matters) stay apart.
 // CHECK-NEXT: call @nnc_kernel_6(%[[ROW]]) : (memref<64xf32>) -> ()
@@ -35,6 +35,14 @@
 // CHECK-NEXT: call @nnc_kernel_8(%[[ROW]], %[[SH0]]) : (memref<64xf32>, index) -> ()
 // CHECK-NEXT: %[[SH1:.*]] = arith.constant 3 : index
 // CHECK-NEXT: call @nnc_kernel_8(%[[ROW]], %[[SH1]]) : (memref<64xf32>, index) -> ()
+// A column of values that are all the same multiple of another's (offsets
+// of rows 1 and 2, 64 and 128 against 96 and 192) takes no argument: the
+// kernel multiplies the other's.
+// CHECK-NEXT: %[[R0:.*]] = arith.constant 64 : index
+// CHECK-NEXT: call @nnc_kernel_10(%[[SMALL]], %[[R0]]) : (memref<512xf32>, index) -> ()
+// CHECK: %[[VIEW10:.*]] = memref.reinterpret_cast %[[LARGE]]
+// CHECK-NEXT: %[[R1:.*]] = arith.constant 96 : index
+// CHECK-NEXT: call @nnc_kernel_10(%[[VIEW10]], %[[R1]]) : (memref<512xf32>, index) -> ()
 
 // CHECK: func.func private @nnc_kernel_0(%[[A:.*]]: memref<512xf32>, %[[N:.*]]: index, %[[S:.*]]: index)
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
@@ -55,6 +63,16 @@
 // CHECK: func.func private @nnc_kernel_8(%{{.*}}: memref<64xf32>, %[[SH:.*]]: index)
 // CHECK: arith.shrui %{{.*}}, %[[SH]] : index
 // CHECK-NOT: @nnc_kernel_9(
+// CHECK: func.func private @nnc_kernel_10(%[[B:.*]]: memref<512xf32>, %[[ROW1:.*]]: index)
+// CHECK-NEXT: %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT: %[[ROW2:.*]] = arith.muli %[[ROW1]], %[[TWO]] : index
+// CHECK: scf.for %[[J:.*]] =
+// CHECK-NEXT: memref.load %[[B]][%[[J]]]
+// CHECK-NEXT: %[[AT1:.*]] = arith.addi %[[J]], %[[ROW1]] : index
+// CHECK-NEXT: memref.load %[[B]][%[[AT1]]]
+// CHECK-NEXT: %[[AT2:.*]] = arith.addi %[[J]], %[[ROW2]] : index
+// CHECK-NEXT: memref.load %[[B]][%[[AT2]]]
+// CHECK-NOT: @nnc_kernel_11(
 
 func.func @entry(%small: memref<512xf32>, %large: memref<4608xf32>, %row: memref<64xf32>, %col: memref<192xf32>) {
   call @nnc_kernel_0(%small) : (memref<512xf32>) -> ()
@@ -67,6 +85,8 @@ func.func @entry(%small: memref<512xf32>, %large: memref<4608xf32>, %row: memref
   call @nnc_kernel_7(%col) : (memref<192xf32>) -> ()
   call @nnc_kernel_8(%row) : (memref<64xf32>) -> ()
   call @nnc_kernel_9(%row) : (memref<64xf32>) -> ()
+  call @nnc_kernel_10(%small) : (memref<512xf32>) -> ()
+  call @nnc_kernel_11(%large) : (memref<4608xf32>) -> ()
   return
 }
 
@@ -86,12 +106,12 @@ func.func private @nnc_kernel_0(%a: memref<512xf32>) attributes {llvm.bareptr, p
   return
 }
 
-// The same over N = 192 with stride 24.
+// The same over N = 192 with stride 20.
 func.func private @nnc_kernel_1(%a: memref<4608xf32>) attributes {llvm.bareptr, passthrough = ["noinline", "nnc-contraction"]} {
   %zero = arith.constant 0 : index
   %one = arith.constant 1 : index
   %n = arith.constant 192 : index
-  %s = arith.constant 24 : index
+  %s = arith.constant 20 : index
   %two = arith.constant 2.0 : f32
   scf.for %i = %zero to %n step %one {
     %off = arith.muli %i, %s : index
@@ -154,7 +174,7 @@ func.func private @nnc_kernel_5(%a: memref<4608xf32>) attributes {llvm.bareptr, 
   %zero = arith.constant 0 : index
   %one = arith.constant 1 : index
   %n = arith.constant 192 : index
-  %s = arith.constant 24 : index
+  %s = arith.constant 20 : index
   %two = arith.constant 2.0 : f32
   scf.parallel (%i) = (%zero) to (%n) step (%one) {
     %off = arith.muli %i, %s : index
@@ -206,6 +226,46 @@ func.func private @nnc_kernel_9(%a: memref<64xf32>) attributes {llvm.bareptr, pa
     %x = memref.load %a[%off] : memref<64xf32>
     %y = arith.mulf %x, %half : f32
     memref.store %y, %a[%off] : memref<64xf32>
+  }
+  return
+}
+
+// Sums rows 0, 1 and 2 of 16 columns, 64 apart, into row 0; then the same
+// with rows 96 apart.
+func.func private @nnc_kernel_10(%a: memref<512xf32>) attributes {llvm.bareptr, passthrough = ["noinline", "nnc-contraction"]} {
+  %zero = arith.constant 0 : index
+  %one = arith.constant 1 : index
+  %n = arith.constant 16 : index
+  %r1 = arith.constant 64 : index
+  %r2 = arith.constant 128 : index
+  scf.for %j = %zero to %n step %one {
+    %x0 = memref.load %a[%j] : memref<512xf32>
+    %i1 = arith.addi %j, %r1 : index
+    %x1 = memref.load %a[%i1] : memref<512xf32>
+    %i2 = arith.addi %j, %r2 : index
+    %x2 = memref.load %a[%i2] : memref<512xf32>
+    %s1 = arith.addf %x0, %x1 : f32
+    %s2 = arith.addf %s1, %x2 : f32
+    memref.store %s2, %a[%j] : memref<512xf32>
+  }
+  return
+}
+
+func.func private @nnc_kernel_11(%a: memref<4608xf32>) attributes {llvm.bareptr, passthrough = ["noinline", "nnc-contraction"]} {
+  %zero = arith.constant 0 : index
+  %one = arith.constant 1 : index
+  %n = arith.constant 16 : index
+  %r1 = arith.constant 96 : index
+  %r2 = arith.constant 192 : index
+  scf.for %j = %zero to %n step %one {
+    %x0 = memref.load %a[%j] : memref<4608xf32>
+    %i1 = arith.addi %j, %r1 : index
+    %x1 = memref.load %a[%i1] : memref<4608xf32>
+    %i2 = arith.addi %j, %r2 : index
+    %x2 = memref.load %a[%i2] : memref<4608xf32>
+    %s1 = arith.addf %x0, %x1 : f32
+    %s2 = arith.addf %s1, %x2 : f32
+    memref.store %s2, %a[%j] : memref<4608xf32>
   }
   return
 }

@@ -4,17 +4,16 @@
 // bound a loop or are compared become the first of them, which takes each
 // distinct column of differing values as a trailing i64 argument; a value
 // the kernels share stays a constant, and a constant repeated in a kernel
-// is one argument. Every call passes its own kernel's values.
+// is one argument. Every call passes its own kernel's values. A column
+// whose values are all the same multiple of another's (N = 8 S here) is
+// no argument: the kernel multiplies the other's.
 // CHECK: llvm.func @entry(%[[P:.*]]: !llvm.ptr)
-// CHECK: %[[N0:.*]] = llvm.mlir.constant(64 : index) : i64
-// CHECK-NEXT: %[[S0:.*]] = llvm.mlir.constant(8 : index) : i64
-// CHECK-NEXT: llvm.call @nnc_kernel_0(%[[P]], %[[N0]], %[[S0]])
-// CHECK: %[[N1:.*]] = llvm.mlir.constant(192 : index) : i64
-// CHECK-NEXT: %[[S1:.*]] = llvm.mlir.constant(24 : index) : i64
-// CHECK-NEXT: llvm.call @nnc_kernel_0(%[[P]], %[[N1]], %[[S1]])
-// CHECK: %[[N2:.*]] = llvm.mlir.constant(64 : index) : i64
-// CHECK-NEXT: %[[S2:.*]] = llvm.mlir.constant(8 : index) : i64
-// CHECK-NEXT: llvm.call @nnc_kernel_0(%[[P]], %[[N2]], %[[S2]])
+// CHECK: %[[S0:.*]] = llvm.mlir.constant(8 : index) : i64
+// CHECK-NEXT: llvm.call @nnc_kernel_0(%[[P]], %[[S0]]) : (!llvm.ptr, i64) -> ()
+// CHECK: %[[S1:.*]] = llvm.mlir.constant(24 : index) : i64
+// CHECK-NEXT: llvm.call @nnc_kernel_0(%[[P]], %[[S1]]) : (!llvm.ptr, i64) -> ()
+// CHECK: %[[S2:.*]] = llvm.mlir.constant(8 : index) : i64
+// CHECK-NEXT: llvm.call @nnc_kernel_0(%[[P]], %[[S2]]) : (!llvm.ptr, i64) -> ()
 // A divisor keeps its value: kernels that differ in one stay apart.
 // CHECK-NEXT: llvm.call @nnc_kernel_2(%[[P]]) : (!llvm.ptr) -> ()
 // CHECK-NEXT: llvm.call @nnc_kernel_3(%[[P]]) : (!llvm.ptr) -> ()
@@ -24,7 +23,9 @@
 // CHECK-NEXT: llvm.call @helper_0(%[[P]]) : (!llvm.ptr) -> ()
 // CHECK-NEXT: llvm.call @helper_1(%[[P]]) : (!llvm.ptr) -> ()
 
-// CHECK: llvm.func @nnc_kernel_0(%[[A:.*]]: !llvm.ptr, %[[N:.*]]: i64, %[[S:.*]]: i64)
+// CHECK: llvm.func @nnc_kernel_0(%[[A:.*]]: !llvm.ptr, %[[S:.*]]: i64)
+// CHECK-NEXT: %[[EIGHT:.*]] = llvm.mlir.constant(8 : i64) : i64
+// CHECK-NEXT: %[[N:.*]] = llvm.mul %[[S]], %[[EIGHT]] : i64
 // CHECK-DAG: %[[ZERO:.*]] = llvm.mlir.constant(0 : index) : i64
 // CHECK-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : index) : i64
 // CHECK: llvm.br ^bb1(%[[ZERO]] : i64)

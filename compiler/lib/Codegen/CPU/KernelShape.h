@@ -5,8 +5,9 @@
 // their lowering) share: a kernel's shape, which two kernels have when they
 // compute the same thing but for the values some uses of constants read,
 // the grouping of kernels of one shape into merges of at most
-// kMaxParameters arguments, and the rewrite of a group's first kernel to
-// read its arguments instead. Which constants and which uses may become
+// kMaxParameters arguments (a constant that is a multiple of another takes
+// none), and the rewrite of a group's first kernel to read its arguments
+// instead. Which constants and which uses may become
 // arguments is each pass's (KernelPolicy), and so is how a function takes
 // arguments and is called.
 //
@@ -15,6 +16,7 @@
 #ifndef NNC_CODEGEN_CPU_KERNELSHAPE_H
 #define NNC_CODEGEN_CPU_KERNELSHAPE_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
@@ -42,6 +44,10 @@ public:
   virtual mlir::Attribute parameterValue(mlir::Operation *constant) const {
     return constantValue(constant);
   }
+  /// `value`, an argument of the merged kernel, times `factor`, built
+  /// where `b` inserts.
+  virtual mlir::Value multiply(mlir::OpBuilder &b, mlir::Value value,
+                               int64_t factor) const = 0;
   /// The type the kernel's argument of type `type` counts as.
   virtual mlir::Type argumentType(mlir::Type type) const { return type; }
   /// The function's properties that are no part of its shape (beyond its
@@ -101,24 +107,48 @@ private:
 
 /// The values each parameter reads across a group of kernels, for the
 /// parameters whose values differ, and which parameters read each such
-/// column of values: one argument each.
-using Columns = llvm::MapVector<llvm::SmallVector<mlir::Attribute>,
-                                llvm::SmallVector<unsigned>>;
+/// column of values. A column whose every value is the same integer
+/// multiple of another's (the offsets of a register tile's rows, i times
+/// the row stride, or a buffer's strides) is computed from that column's
+/// argument in the merged kernel; every other column is an argument.
+struct Columns {
+  llvm::MapVector<llvm::SmallVector<mlir::Attribute>,
+                  llvm::SmallVector<unsigned>>
+      uses;
+  /// Per column: the column whose value it multiplies and the factor, or
+  /// none (its own argument).
+  struct Multiple {
+    unsigned base;
+    int64_t factor;
+  };
+  llvm::SmallVector<std::optional<Multiple>> multiples;
+
+  size_t size() const { return uses.size(); }
+  unsigned numArguments() const { return llvm::count(multiples, std::nullopt); }
+};
 
 Columns columnsOf(llvm::ArrayRef<KernelShape *> group);
 
 /// The values the call to the `i`-th kernel of a group passes, one per
-/// column of `columns`.
+/// argument column of `columns`.
 llvm::SmallVector<mlir::Attribute> columnValues(const Columns &columns,
                                                 unsigned i);
 
+/// The value each column reads in the merged kernel: its argument (the
+/// argument columns in order read `arguments`), or a multiple of another
+/// column's argument, computed where `b` inserts with `policy`.
+llvm::SmallVector<mlir::Value> columnScalars(const Columns &columns,
+                                             mlir::ValueRange arguments,
+                                             mlir::OpBuilder &b,
+                                             const KernelPolicy &policy);
+
 /// Makes each use of a parameter of `first`, the kernel a group merges
 /// into, whose values differ across the group (one in `columns`) read
-/// `argument(n, use)` instead, n its column's position; erases the
-/// constants left unused.
+/// `value(c, use)` instead, c its column's position; erases the constants
+/// left unused.
 void bindParameters(
     KernelShape &first, const Columns &columns,
-    llvm::function_ref<mlir::Value(unsigned n, mlir::OpOperand &use)> argument);
+    llvm::function_ref<mlir::Value(unsigned c, mlir::OpOperand &use)> value);
 
 /// `kernels`' shapes, computed in parallel (reading a kernel's shape only
 /// reads the kernel), and the groups of them to merge: kernels of one

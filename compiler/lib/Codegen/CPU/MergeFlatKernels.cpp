@@ -100,6 +100,11 @@ public:
                scf::ParallelOp>(user) ||
            isElementAccess(use);
   }
+  Value multiply(OpBuilder &b, Value value, int64_t factor) const override {
+    Location loc = value.getLoc();
+    return arith::MulIOp::create(
+        b, loc, value, arith::ConstantIndexOp::create(b, loc, factor));
+  }
   /// A flat buffer of any size.
   Type argumentType(Type type) const override {
     if (!isFlat(type))
@@ -123,20 +128,23 @@ struct Redirect {
 
 /// Merges `group`, kernels of one shape, into its first: the uses of
 /// constants whose values differ between them read its trailing index
-/// arguments instead, one per distinct column of values. Fills `redirects`
+/// arguments instead, one per distinct column of values that is no
+/// multiple of another (columnsOf). Fills `redirects`
 /// and returns the kernels merged away.
 SmallVector<func::FuncOp> merge(ArrayRef<KernelShape *> group,
+                                const KernelPolicy &policy,
                                 DenseMap<StringAttr, Redirect> &redirects) {
   KernelShape &first = *group.front();
   Columns columns = columnsOf(group);
   auto kernel = cast<func::FuncOp>(first.function);
   unsigned numArgs = kernel.getNumArguments();
+  unsigned count = columns.numArguments();
   Type index = IndexType::get(kernel.getContext());
-  SmallVector<unsigned> positions(columns.size(), numArgs);
-  SmallVector<Type> types(columns.size(), index);
-  SmallVector<DictionaryAttr> attrs(columns.size(),
+  SmallVector<unsigned> positions(count, numArgs);
+  SmallVector<Type> types(count, index);
+  SmallVector<DictionaryAttr> attrs(count,
                                     DictionaryAttr::get(kernel.getContext()));
-  SmallVector<Location> locs(columns.size(), kernel.getLoc());
+  SmallVector<Location> locs(count, kernel.getLoc());
   if (failed(kernel.insertArguments(positions, types, attrs, locs)))
     llvm::report_fatal_error("nnc: cannot add a merged kernel's arguments");
   for (auto [i, shape] : llvm::enumerate(group)) {
@@ -145,9 +153,11 @@ SmallVector<func::FuncOp> merge(ArrayRef<KernelShape *> group,
     redirect.callee = kernel;
     redirect.arguments = columnValues(columns, i);
   }
-  bindParameters(first, columns, [&](unsigned n, OpOperand &) {
-    return kernel.getArgument(numArgs + n);
-  });
+  OpBuilder b = OpBuilder::atBlockBegin(&kernel.getBody().front());
+  SmallVector<Value> scalars = columnScalars(
+      columns, kernel.getArguments().drop_front(numArgs), b, policy);
+  bindParameters(first, columns,
+                 [&](unsigned c, OpOperand &) { return scalars[c]; });
   return llvm::map_to_vector(group.drop_front(), [](KernelShape *shape) {
     return cast<func::FuncOp>(shape->function);
   });
@@ -200,7 +210,7 @@ struct MergeFlatKernelsPass
     DenseMap<StringAttr, Redirect> redirects;
     SmallVector<func::FuncOp> merged;
     for (ArrayRef<KernelShape *> group : groups.groups)
-      llvm::append_range(merged, merge(group, redirects));
+      llvm::append_range(merged, merge(group, policy, redirects));
     if (redirects.empty())
       return;
     // Kernels call no kernel: the model's functions make every call.

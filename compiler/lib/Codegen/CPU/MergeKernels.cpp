@@ -83,6 +83,13 @@ public:
                omp::LoopNestOp>(user);
   }
 
+  Value multiply(OpBuilder &b, Value value, int64_t factor) const override {
+    Location loc = value.getLoc();
+    return LLVM::MulOp::create(
+        b, loc, value,
+        LLVM::ConstantOp::create(b, loc, value.getType(), factor));
+  }
+
   /// The value as an i64 (a vector's repeated integer, sign-extended).
   Attribute parameterValue(Operation *constant) const override {
     Attribute value = constantValue(constant);
@@ -143,16 +150,17 @@ Value splatArgument(OpBuilder &b, Value argument, VectorType type) {
 /// Merges `group`, kernels of one shape, into its first. The uses of
 /// constants whose values differ between them read its trailing arguments
 /// instead, one per distinct column of values (a kernel often repeats a
-/// value). Fills `redirects` for the calls to each of them. Returns the
-/// kernels merged away, for the caller to erase once their calls are
-/// redirected.
+/// value) that is no multiple of another (columnsOf). Fills `redirects` for the
+/// calls to each of them. Returns the kernels merged away, for the caller to
+/// erase once their calls are redirected.
 SmallVector<LLVMFuncOp> merge(ArrayRef<KernelShape *> group,
+                              const KernelPolicy &policy,
                               DenseMap<StringAttr, Redirect> &redirects) {
   KernelShape &first = *group.front();
   Columns columns = columnsOf(group);
   auto kernel = cast<LLVMFuncOp>(first.function);
   unsigned numArgs = kernel.getNumArguments();
-  appendArguments(kernel, columns.size());
+  appendArguments(kernel, columns.numArguments());
   auto callee = FlatSymbolRefAttr::get(kernel.getSymNameAttr());
   for (auto [i, shape] : llvm::enumerate(group)) {
     Redirect &redirect =
@@ -161,15 +169,17 @@ SmallVector<LLVMFuncOp> merge(ArrayRef<KernelShape *> group,
     redirect.arguments = columnValues(columns, i);
   }
   OpBuilder b = OpBuilder::atBlockBegin(&kernel.getBody().front());
+  SmallVector<Value> scalars = columnScalars(
+      columns, kernel.getArguments().drop_front(numArgs), b, policy);
   DenseMap<std::pair<Value, Type>, Value> splats;
-  bindParameters(first, columns, [&](unsigned n, OpOperand &use) {
-    Value argument = kernel.getArgument(numArgs + n);
+  bindParameters(first, columns, [&](unsigned c, OpOperand &use) {
+    Value scalar = scalars[c];
     auto vector = dyn_cast<VectorType>(use.get().getType());
     if (!vector)
-      return argument;
-    Value &splat = splats[{argument, vector}];
+      return scalar;
+    Value &splat = splats[{scalar, vector}];
     if (!splat)
-      splat = splatArgument(b, argument, vector);
+      splat = splatArgument(b, scalar, vector);
     return splat;
   });
   return llvm::map_to_vector(group.drop_front(), [](KernelShape *shape) {
@@ -210,7 +220,7 @@ struct MergeKernelsPass
     DenseMap<StringAttr, Redirect> redirects;
     SmallVector<LLVMFuncOp> merged;
     for (ArrayRef<KernelShape *> group : groups.groups)
-      llvm::append_range(merged, merge(group, redirects));
+      llvm::append_range(merged, merge(group, policy, redirects));
     if (redirects.empty())
       return;
     // Kernels call no kernel: the model's functions make every call.
