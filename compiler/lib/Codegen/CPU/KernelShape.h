@@ -7,9 +7,9 @@
 // the grouping of kernels of one shape into merges of at most
 // kMaxParameters arguments (a constant that is a multiple of another takes
 // none), and the rewrite of a group's first kernel to read its arguments
-// instead. Which constants and which uses may become
-// arguments is each pass's (KernelPolicy), and so is how a function takes
-// arguments and is called.
+// instead. Which constants and which uses may become arguments is each
+// pass's (KernelPolicy), and so is how a function takes arguments and is
+// called.
 //
 //===----------------------------------------------------------------------===//
 
