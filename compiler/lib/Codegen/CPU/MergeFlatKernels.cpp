@@ -129,8 +129,8 @@ struct Redirect {
 /// Merges `group`, kernels of one shape, into its first: the uses of
 /// constants whose values differ between them read its trailing index
 /// arguments instead, one per distinct column of values that is no
-/// multiple of another (columnsOf). Fills `redirects`
-/// and returns the kernels merged away.
+/// multiple of another (columnsOf). Fills `redirects` and returns the
+/// kernels merged away.
 SmallVector<func::FuncOp> merge(ArrayRef<KernelShape *> group,
                                 const KernelPolicy &policy,
                                 DenseMap<StringAttr, Redirect> &redirects) {
