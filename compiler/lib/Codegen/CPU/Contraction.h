@@ -115,13 +115,17 @@ struct GemmPlan {
   /// - Rows: row by row, rows one cache line more than K apart (A
   ///   unit-stride along the innermost K dimension). For rows a multiple of
   ///   4 KiB apart (K = 1024 or 2048 in a 1x1 convolution), which all fall
-  ///   in the same set of L1 and evict each other between k steps.
-  /// - Panel: k by k, each k's mr elements side by side, one vector (the
-  ///   tile's rows consecutive in A, at most a vector of them). For a
-  ///   filter gradient, whose rows are input channels and whose k steps
-  ///   are pixels: in place, each k step reads a few elements from one or
-  ///   two cache lines of its own, and the K block's lines do not stay in
-  ///   L1 while the tile's panels of B pass.
+  ///   in the same set of L1 and, more of them than its ways (AVX-512's
+  ///   tiles), evict each other between k steps.
+  /// - Panel: k by k, each k's mr elements side by side (at most a vector
+  ///   of them): from rows consecutive in A, one vector per k; from rows
+  ///   unit-stride along the innermost K dimension, square blocks of
+  ///   lanes k's transposed in registers. For a filter gradient, whose
+  ///   rows are input channels and whose k steps are pixels: in place,
+  ///   each k step reads a few elements from one or two cache lines of its
+  ///   own, and the K block's lines do not stay in L1 while the tile's
+  ///   panels of B pass. For AVX2's 6 rows 4 KiB apart, which all fall in
+  ///   one set of L1 (ContractionPlan.cpp, aliasedRowsCopy).
   enum class PackA { None, Rows, Panel } packA = PackA::None;
   /// Outer products: each k step of the micro-kernel prefetches the lines
   /// of B's panel this many k steps ahead. Packed, the panel streams from

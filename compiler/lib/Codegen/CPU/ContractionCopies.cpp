@@ -186,6 +186,8 @@ void Emitter::packA(Value ir, Value aK) {
   // tile's rows (consecutive in A) as one vector per k, stored whole (the
   // next k's overwrites what lies past the rows).
   bool panel = p.packA == GemmPlan::PackA::Panel;
+  if (panel && c.a.coef[c.kDims.back()] == 1)
+    return packAPanelFromRows(ir, aK);
   Value src, dst;
   if (panel) {
     src = add(rowAddress(c.a, ir), aK);
@@ -207,6 +209,40 @@ void Emitter::packA(Value ir, Value aK) {
   }
   Value rows = panel && p.mr != p.lanes ? mask(idx(p.mr), 0) : Value();
   storeVec(loadVec(aFlat, src, rows), aTile, dst, Value());
+}
+
+/// The tile's rows, unit-stride along the innermost K dimension, copied
+/// k-major: `lanes` k's at a time, a vector of each row (zeros past the
+/// tile's rows) transposed in registers into a vector of the rows per k,
+/// stored whole in ascending k (the next k's store overwrites what lies
+/// past the rows).
+void Emitter::packAPanelFromRows(Value ir, Value aK) {
+  OpBuilder::InsertionGuard guard(b);
+  SmallVector<Value> rowAt;
+  for (int64_t r = 0; r < p.mr; ++r) {
+    Value row = add(ir, idx(r));
+    if (c.m() % p.mr != 0)
+      row = minI(row, idx(c.m() - 1));
+    rowAt.push_back(add(rowAddress(c.a, row), aK));
+  }
+  Value src = idx(0), dst = idx(0);
+  for (unsigned level = p.numBlockDims; level < c.kDims.size(); ++level) {
+    unsigned d = c.kDims[level];
+    bool innermost = level + 1 == c.kDims.size();
+    auto forOp = scf::ForOp::create(b, loc, idx(0), idx(innerTrip(c, p, level)),
+                                    idx(innermost ? p.lanes : 1));
+    b.setInsertionPointToStart(forOp.getBody());
+    Value i = forOp.getInductionVar();
+    src = add(src, mul(i, c.a.coef[d]));
+    dst = add(dst, mul(i, aCoef[d]));
+  }
+  SmallVector<Value> block;
+  for (int64_t r = 0; r < p.lanes; ++r)
+    block.push_back(r < p.mr ? loadVec(aFlat, add(rowAt[r], src), Value())
+                             : zeros());
+  transposeSquare(b, loc, block);
+  for (int64_t j = 0; j < p.lanes; ++j)
+    storeVec(block[j], aTile, add(dst, idx(j * p.mr)), Value());
 }
 
 //===----------------------------------------------------------------------===//

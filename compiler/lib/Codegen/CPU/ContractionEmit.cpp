@@ -235,10 +235,12 @@ std::function<void(Value)> Emitter::nextBlockPrefetches(Value ir, Value bCol,
 std::function<void(Value)> Emitter::nextTilePrefetches(Value ir, Value jr,
                                                        Value aK) {
   const int64_t kc = microK(c, p), panels = p.nc / p.nr;
-  // Rows copied whole from A, one K loop in the kernel: each row's K
-  // block is contiguous.
-  if (p.packA != GemmPlan::PackA::Rows ||
-      p.numBlockDims + 1 != c.kDims.size() || panels < 2)
+  // Rows copied from A's rows along K, one K loop in the kernel: each
+  // row's K block is contiguous.
+  bool fromRows =
+      p.packA == GemmPlan::PackA::Rows ||
+      (p.packA == GemmPlan::PackA::Panel && c.a.coef[c.kDims.back()] == 1);
+  if (!fromRows || p.numBlockDims + 1 != c.kDims.size() || panels < 2)
     return nullptr;
   const int64_t rowLines = (kc + kLineFloats - 1) / kLineFloats;
   const int64_t total = p.mr * rowLines;

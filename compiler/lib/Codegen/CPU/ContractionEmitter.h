@@ -400,6 +400,9 @@ struct Emitter {
   /// Copies the tile's rows from ir of A's K block at `aK` into `aTile`.
   void packA(Value ir, Value aK);
 
+  /// packA's k-major copy of rows that run along K in A.
+  void packAPanelFromRows(Value ir, Value aK);
+
   /// Slice `s` of `partial`: a dense copy of C.
   Value sliceView(Value partial, Value s);
 
