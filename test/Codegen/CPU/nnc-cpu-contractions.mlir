@@ -372,18 +372,28 @@ func.func @filter_grad(%x: memref<2x34x34x8xf32>, %dy: memref<2x32x32x32xf32>, %
 // tile's rows of the K block (256: the tile's rows in half of L1) are first
 // copied, a vector at a time, into a buffer of the thread's with rows
 // 256 + 16 floats apart, and the micro-kernel broadcasts from there.
-// AVX2's 6-row tiles fit the ways but crowd the set: each tile's rows of
-// the K block (1024) are copied k-major, 8 k's of the 6 rows (and 2 rows
-// of zeros) at a time transposed into a vector per k, stored 6 floats
-// apart; the micro-kernel's one K loop steps 6 floats of the copy.
+// AVX2's 6-row tiles fit the ways but crowd the set: the C block's rows
+// (36 of them, 6 tiles: 17 blocks of equal heights) of each K block (256:
+// B's micro-panel in half of L1) are copied k-major, tile after tile 1552
+// floats apart, 8 k's of the 6 rows (and 2 rows of zeros) at a time
+// transposed into a vector per k, stored 6 floats apart; then the tiles run
+// panels outer, rows inner, each micro-kernel stepping 6 floats of its
+// tile's copy.
 // CHECK-LABEL: func.func @rows_4k_apart
-// CHECK: scf.forall
-// CHECK: %[[T:.*]] = memref.alloca() {alignment = 64 : i64} : memref<6152xf32>
-// CHECK: scf.for {{.*}} to %c1024{{[_0-9]*}} step %c8
+// CHECK: scf.forall {{.*}} in (1, 17)
+// CHECK: %[[T:.*]] = memref.alloca() {alignment = 64 : i64} : memref<9312xf32>
+// CHECK: scf.for {{.*}} to %c4{{[_0-9]*}} step %c1
+// CHECK: scf.for %[[R:.*]] = %[[M0:.*]] to %{{.*}} step %c6
+// CHECK: %[[D:.*]] = arith.subi %[[R]], %[[M0]]
+// CHECK: %[[TILE:.*]] = arith.divui %[[D]], %c6
+// CHECK: arith.muli %[[TILE]], %c1552
+// CHECK: scf.for {{.*}} to %c256{{[_0-9]*}} step %c8
 // CHECK-COUNT-6: vector.load
 // CHECK-COUNT-24: vector.shuffle
 // CHECK-COUNT-8: vector.store %{{.*}}, %[[T]]
-// CHECK: scf.for {{.*}} to %c6144{{[_0-9]*}} step %c24
+// CHECK: scf.for {{.*}} step %c16
+// CHECK-NEXT: scf.for {{.*}} step %c6
+// CHECK: scf.for {{.*}} to %c1536{{[_0-9]*}} step %c24
 // CHECK: memref.load %[[T]]
 // CHECK-COUNT-2: vector.fma
 // AVX512-LABEL: func.func @rows_4k_apart
@@ -614,18 +624,20 @@ func.func @tall_tiles(%a: memref<1000x64xf32>, %b: memref<64x64xf32>, %c: memref
 // it updates after its K loop. Both have fewer lines than the kernel has
 // groups: only every second group computes an address of the next block,
 // every eighth one of C's, behind a test of the group index's low bits.
-// With AVX2, B's panels are 16 wide and K runs in 2 blocks of 1024 (the
-// 6-row tile's rows of A in L1, copied k-major: 8 KiB apart, they share
-// one set), in groups of 4 steps of 12 FMAs, 24 floats of the copy: the
-// next block has as many lines as the kernel has groups, 16384 floats on.
+// With AVX2, B's panels are 16 wide and K runs in 8 blocks of 256: A's
+// rows, 8 KiB apart, share one set of L1, so the C block's rows are copied
+// k-major once per K block and the tiles run panels outer; a panel's next
+// K block comes after all of the block's other panels, and no tile
+// prefetches it. Each still prefetches its C tile's lines.
 // CHECK-LABEL: func.func @next_blocks
 // CHECK: %[[C:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [262144]
 // CHECK: %[[PACKED:.*]] = memref.alloc() {alignment = 64 : i64} : memref<524288xf32>
-// CHECK: scf.for {{.*}} to %c2{{[_0-9]*}} step %c1{{[_0-9]*}} {
-// CHECK: arith.select %{{.*}}, %c-16384{{[_0-9]*}}, %c16384{{[_0-9]*}} : index
-// CHECK: scf.for {{.*}} to %c6144{{[_0-9]*}} step %c24{{[_0-9]*}} iter_args(
-// CHECK: memref.prefetch %[[PACKED]][%{{.*}}], read, locality<2>, data
+// CHECK: scf.for {{.*}} to %c8{{[_0-9]*}} step %c1{{[_0-9]*}} {
+// CHECK-NOT: locality<2>
+// CHECK: scf.for {{.*}} to %c1536{{[_0-9]*}} step %c24{{[_0-9]*}} iter_args(
+// CHECK-NOT: locality<2>
 // CHECK: memref.prefetch %[[C]][%{{.*}}], write, locality<3>, data
+// CHECK-NOT: locality<2>
 // CHECK: vector.load %[[PACKED]]
 // AVX512-LABEL: func.func @next_blocks
 // AVX512: %[[C:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [262144]

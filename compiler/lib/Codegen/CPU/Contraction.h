@@ -108,7 +108,7 @@ struct GemmPlan {
   /// reads it contiguously whatever its layout (worth it when many rows of
   /// C reuse it, or when its rows in place would share a set of L1). The
   /// tiles of a block then run rows outer, panels inner: A's rows stay in
-  /// L1 while B's block stays in L2.
+  /// L1 while B's block stays in L2 (but see blockA).
   bool packB = false;
   /// How each register tile's rows of A are first copied, for the K block,
   /// into a buffer of the thread's (B packed):
@@ -127,6 +127,11 @@ struct GemmPlan {
   ///   panels of B pass. For AVX2's 6 rows 4 KiB apart, which all fall in
   ///   one set of L1 (ContractionPlan.cpp, aliasedRowsCopy).
   enum class PackA { None, Rows, Panel } packA = PackA::None;
+  /// The k-major copy (PackA::Panel) covers the whole C block's rows, tile
+  /// after tile, made once per K block before any tile runs; the tiles then
+  /// run panels outer, rows inner: B's micro-panel stays in L1 while the
+  /// block's copy of A stays in L2 (ContractionPlan.cpp, blockRowsOfA).
+  bool blockA = false;
   /// Outer products: each k step of the micro-kernel prefetches the lines
   /// of B's panel this many k steps ahead. Packed, the panel streams from
   /// L2 through L1 once per register tile, and the hardware's prefetchers

@@ -240,7 +240,9 @@ std::function<void(Value)> Emitter::nextTilePrefetches(Value ir, Value jr,
   bool fromRows =
       p.packA == GemmPlan::PackA::Rows ||
       (p.packA == GemmPlan::PackA::Panel && c.a.coef[c.kDims.back()] == 1);
-  if (!fromRows || p.numBlockDims + 1 != c.kDims.size() || panels < 2)
+  // A block's copy is made before its tiles run (blockA).
+  if (!fromRows || p.blockA || p.numBlockDims + 1 != c.kDims.size() ||
+      panels < 2)
     return nullptr;
   const int64_t rowLines = (kc + kLineFloats - 1) / kLineFloats;
   const int64_t total = p.mr * rowLines;
@@ -291,8 +293,9 @@ void Emitter::outerProductTile(Value ir, Value jr, Value width, Value mEnd,
   SmallVector<Value> rows = tileRows(ir);
   SmallVector<Value> aRows;
   Value aSource = aTile ? aTile : aFlat;
+  Value aCopy = aTileOffset ? aTileOffset : idx(0);
   for (int64_t r = 0; r < p.mr; ++r)
-    aRows.push_back(aTile ? idx(r * aRowStride)
+    aRows.push_back(aTile ? add(aCopy, idx(r * aRowStride))
                           : add(rowAddress(c.a, rows[r]), aK));
   SmallVector<Value> masks(nv);
   if (width && rest % p.lanes != 0)
@@ -520,10 +523,11 @@ void Emitter::emitBlocks(Value partial) {
         Value mEnd = minI(add(m0, idx(p.mc)), idx(m));
         Value nEnd = minI(add(n0, idx(p.nc)), idx(n));
         int64_t blocks = numKBlocks(c, p);
-        if (p.packA != GemmPlan::PackA::None)
-          aTile = memref::AllocaOp::create(b, loc,
-                                           MemRefType::get({aTileSize}, f32),
+        if (p.packA != GemmPlan::PackA::None) {
+          int64_t size = p.blockA ? p.mc / p.mr * aTileStride : aTileSize;
+          aTile = memref::AllocaOp::create(b, loc, MemRefType::get({size}, f32),
                                            b.getI64IntegerAttr(64));
+        }
         if (epilogueByRows())
           accTile = memref::AllocaOp::create(
               b, loc, MemRefType::get({p.mr * p.nr}, f32),
@@ -545,7 +549,26 @@ void Emitter::emitBlocks(Value partial) {
           auto one = [&](Value ir, Value jr) {
             tile(ir, jr, mEnd, nEnd, aK, bK, blockIndex, blocks);
           };
-          if (p.packB)
+          // The tile from ir's place in the block's copy of A.
+          auto inCopy = [&](Value ir) {
+            aTileOffset = mul(
+                arith::DivUIOp::create(
+                    b, loc, arith::SubIOp::create(b, loc, ir, m0), idx(p.mr)),
+                aTileStride);
+          };
+          if (p.blockA) {
+            rows([&](Value ir) {
+              inCopy(ir);
+              packA(ir, aK);
+            });
+            panels([&](Value jr) {
+              rows([&](Value ir) {
+                inCopy(ir);
+                one(ir, jr);
+              });
+            });
+            aTileOffset = Value();
+          } else if (p.packB)
             rows([&](Value ir) {
               if (aTile)
                 packA(ir, aK);

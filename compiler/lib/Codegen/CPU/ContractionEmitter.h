@@ -43,10 +43,11 @@ struct Emitter {
   /// How the micro-kernel steps through A along each K dimension: A's own
   /// strides, or, with plan.packA, those of the tile's copy `aTile` (rows
   /// `aRowStride` apart, `aTileSize` elements), set while its tiles are
-  /// emitted.
+  /// emitted. With plan.blockA, `aTile` holds the C block's tiles
+  /// `aTileStride` elements apart, the current one from `aTileOffset`.
   SmallVector<int64_t> aCoef;
-  Value aTile;
-  int64_t aRowStride = 0, aTileSize = 0;
+  Value aTile, aTileOffset;
+  int64_t aRowStride = 0, aTileSize = 0, aTileStride = 0;
   /// The register tile's accumulators, stored for an epilogue that runs
   /// row by row (epilogueByRows), else null.
   Value accTile;
@@ -103,6 +104,7 @@ struct Emitter {
     }
     aRowStride = panel ? 1 : inner + kLineFloats;
     aTileSize = panel ? inner + p.lanes : p.mr * aRowStride;
+    aTileStride = (aTileSize + kLineFloats - 1) / kLineFloats * kLineFloats;
   }
 
   Value idx(int64_t v) {
