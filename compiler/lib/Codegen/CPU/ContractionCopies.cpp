@@ -191,7 +191,7 @@ void Emitter::packA(Value ir, Value aK) {
   Value src, dst;
   if (panel) {
     src = add(rowAddress(c.a, ir), aK);
-    dst = aTileOffset ? aTileOffset : idx(0);
+    dst = aTileStart();
   } else {
     Value r = loop(p.mr, 1);
     Value row = add(ir, r);
@@ -225,7 +225,7 @@ void Emitter::packAPanelFromRows(Value ir, Value aK) {
       row = minI(row, idx(c.m() - 1));
     rowAt.push_back(add(rowAddress(c.a, row), aK));
   }
-  Value src = idx(0), dst = aTileOffset ? aTileOffset : idx(0);
+  Value src = idx(0), dst = aTileStart();
   for (unsigned level = p.numBlockDims; level < c.kDims.size(); ++level) {
     unsigned d = c.kDims[level];
     bool innermost = level + 1 == c.kDims.size();

@@ -293,9 +293,8 @@ void Emitter::outerProductTile(Value ir, Value jr, Value width, Value mEnd,
   SmallVector<Value> rows = tileRows(ir);
   SmallVector<Value> aRows;
   Value aSource = aTile ? aTile : aFlat;
-  Value aCopy = aTileOffset ? aTileOffset : idx(0);
   for (int64_t r = 0; r < p.mr; ++r)
-    aRows.push_back(aTile ? add(aCopy, idx(r * aRowStride))
+    aRows.push_back(aTile ? add(aTileStart(), idx(r * aRowStride))
                           : add(rowAddress(c.a, rows[r]), aK));
   SmallVector<Value> masks(nv);
   if (width && rest % p.lanes != 0)

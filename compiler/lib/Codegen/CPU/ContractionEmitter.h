@@ -107,6 +107,8 @@ struct Emitter {
     aTileStride = (aTileSize + kLineFloats - 1) / kLineFloats * kLineFloats;
   }
 
+  /// Where the current tile's copy of A starts in `aTile`.
+  Value aTileStart() { return aTileOffset ? aTileOffset : idx(0); }
   Value idx(int64_t v) {
     Value &constant = indexConstants[v];
     if (!constant)

@@ -277,6 +277,11 @@ std::optional<GemmPlan::PackA> aliasedRowsCopy(const Contraction &c,
   return std::nullopt;
 }
 
+/// The most K steps of B's micro-panel (kc x nr) that fit half of L1.
+int64_t microPanelK(const CPUTuning &target, const GemmPlan &plan) {
+  return std::max<int64_t>(target.l1Bytes / 2 / (4 * plan.nr), 16);
+}
+
 /// Tiles whose rows AVX2 copies k-major because they crowd one set of L1
 /// (aliasedRowsCopy) share one copy of their C block's rows per K block
 /// (GemmPlan::blockA), as BLAS libraries pack A: the copy streams each row
@@ -285,14 +290,13 @@ std::optional<GemmPlan::PackA> aliasedRowsCopy(const Contraction &c,
 /// of A (mc x kc) in half of L2 while the panels pass it, and each copy
 /// serves L2's worth of B (nc x kc). On Zen 3, against each tile's own
 /// copy (kc 1024, nc 128): the product of 2048 took 0.91x the time on two
-/// threads and 0.92x on one, 4096 0.93 to 0.95x on two, 1024 0.98x. Where
+/// threads and 0.90x on one, 4096 0.90x on two, 1024 0.93x. Where
 /// no rows alias, the same blocking with A copied took 1.02x (2000) and
 /// 1.09x (1000) the time of A read in place.
 void blockRowsOfA(const Contraction &c, const CPUTuning &target,
                   GemmPlan &plan) {
   GemmPlan blocked = plan;
-  blockK(c, std::max<int64_t>(target.l1Bytes / 2 / (4 * plan.nr), 16), 1,
-         blocked);
+  blockK(c, microPanelK(target, plan), 1, blocked);
   if (aliasedRowsCopy(c, blocked) != GemmPlan::PackA::Panel)
     return;
   int64_t kc = microK(c, blocked);
@@ -470,7 +474,7 @@ std::optional<GemmPlan> nnc::cpu::planContraction(const Contraction &c,
     } else {
       // Panels outer: B's micro-panel (kc x nr) in half of L1, the block's
       // A rows in a quarter of L2.
-      int64_t kcMax = std::max<int64_t>(target.l1Bytes / 2 / (4 * plan.nr), 16);
+      int64_t kcMax = microPanelK(target, plan);
       blockK(c, kcMax, 1, plan);
       plan.mc = plan.mr * std::max<int64_t>(1, target.l2Bytes / 4 /
                                                    (4 * kcMax * plan.mr));
