@@ -43,6 +43,9 @@ static void installErrorHandlers() {
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   installErrorHandlers();
+  // Before the command line: --mlir-print-ir-after=PASS and the like look
+  // the pass up by its argument.
+  nnc::registerAllPasses();
   mlir::FailureOr<nnc::DriverOptions> options =
       nnc::parseCommandLine(argc, argv);
   if (failed(options))
@@ -57,7 +60,6 @@ int main(int argc, char **argv) {
        failed(nnc::checkTargetCPU(options->codegen))))
     return 1;
 
-  nnc::registerAllPasses(); // the pipelines name upstream passes
   mlir::DialectRegistry registry;
   nnc::registerAllDialects(registry);
   nnc::registerLLVMTranslations(registry);
