@@ -152,6 +152,7 @@ void parseFlags(int argc, char **argv) {
       "  nnc model.nn --emit=STAGE    stop after STAGE (--help-list-stages)\n"
       "  nnc model.nn --set n=4096    override a 'let' constant\n\n"
       "MLIR's flags also work: --mlir-print-ir-after-all, --mlir-timing,\n"
+      "--mlir-print-ir-after=PASS (one pass's IR, e.g. nnc-cpu-contractions),\n"
       "--mlir-print-debuginfo, ... (--help-hidden lists them).\n");
 }
 
