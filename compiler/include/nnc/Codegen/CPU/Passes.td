@@ -336,8 +336,9 @@ def MergeFlatKernelsPass
   let summary = "Merge kernels on flat buffers that differ only in index "
                 "constants and buffer sizes, before their lowering";
   let description = [{
-    Runs on buffers: after nnc-cpu-outline-kernels (the contraction
-    kernels), and again after nnc-cpu-flatten-kernel-buffers (the others).
+    Runs on buffers, after nnc-cpu-flatten-kernel-buffers: on the
+    contraction kernels (flat as nnc-cpu-contractions emits them) and on
+    the others.
     Kernels that take their buffers as bare pointers to flat
     (one-dimensional, static, identity) memrefs, each only read and written
     element by element (loads, stores, prefetches), and whose operations,
