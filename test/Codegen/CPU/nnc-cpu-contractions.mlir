@@ -238,12 +238,13 @@ func.func @conv_taps(%x: memref<8x18x18x32xf32>, %w: memref<3x3x32x64xf32>, %y: 
 // C's single block, sum into their own copies of C (their first stores
 // overwrite), then one pass over C's rows adds the copies into C. The
 // consumer (bias and ReLU) stays a kernel of its own: reading C back costs
-// nothing beside a reduction of 8192 (worthFusingEpilogue).
+// nothing beside a reduction of 8192 (worthFusingEpilogue). A slice's view
+// has a dynamic size, so that kernels whose C differ in size alone merge.
 // CHECK-LABEL: func.func @split_k
 // CHECK: %[[C:.*]] = memref.alloc() : memref<32x64xf32>
 // CHECK: %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<32768xf32>
 // CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (16, 1, 1)
-// CHECK: memref.reinterpret_cast %[[P]] to offset: [%{{.*}}], sizes: [2048], strides: [1]
+// CHECK: memref.reinterpret_cast %[[P]] to offset: [%{{.*}}], sizes: [%c2048{{[_0-9]*}}], strides: [1] : memref<32768xf32> to memref<?xf32, strided<[1], offset: ?>>
 // CHECK: vector.fma
 // CHECK: scf.forall (%{{.*}}) in (32)
 // CHECK-COUNT-16: vector.load %[[P]]
@@ -385,7 +386,8 @@ func.func @filter_grad(%x: memref<2x34x34x8xf32>, %dy: memref<2x32x32x32xf32>, %
 // CHECK: scf.for {{.*}} to %c4{{[_0-9]*}} step %c1
 // CHECK: scf.for %[[R:.*]] = %[[M0:.*]] to %{{.*}} step %c6
 // CHECK: %[[D:.*]] = arith.subi %[[R]], %[[M0]]
-// CHECK: %[[TILE:.*]] = arith.divui %[[D]], %c6
+// CHECK: %[[P:.*]] = arith.muli %[[D]], %c5726623062
+// CHECK: %[[TILE:.*]] = arith.shrui %[[P]], %c35
 // CHECK: arith.muli %[[TILE]], %c1552
 // CHECK: scf.for {{.*}} to %c256{{[_0-9]*}} step %c8
 // CHECK-COUNT-6: vector.load
@@ -732,22 +734,32 @@ func.func @packed_transposed(%a: memref<600x100xf32>, %b: memref<40x100xf32>, %c
 // (a pixel) takes the same (n, h, w), whose divisions are made once, where
 // the row is defined, however many operands read it (the tile's rows past
 // the last are clamped to it). The contraction's constants are made once,
-// before its code.
+// before its code. Each division by 7 is a multiplication by
+// ceil(2^35 / 7) and a shift by 35, its remainder the row less the
+// quotient times 7: constants that kernels dividing by other sizes take
+// as arguments once merged.
 // CHECK-LABEL: func.func @shared_row_indices
 // CHECK-NOT: scf.forall
-// CHECK: %[[C7:.*]] = arith.constant 7 : index
+// CHECK-DAG: %[[C7:.*]] = arith.constant 7 : index
+// CHECK-DAG: %[[MAGIC:.*]] = arith.constant 4908534053 : index
+// CHECK-DAG: %[[C35:.*]] = arith.constant 35 : index
 // CHECK-NOT: arith.constant 7 : index
 // CHECK: scf.forall
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK-NEXT: %[[ROW:.*]] = arith.minsi
-// CHECK-NEXT: arith.remui %[[ROW]], %[[C7]] : index
-// CHECK-NEXT: %[[NH:.*]] = arith.divui %[[ROW]], %[[C7]] : index
-// CHECK-NEXT: arith.remui %[[NH]], %[[C7]] : index
-// CHECK-NEXT: arith.divui %[[NH]], %[[C7]] : index
-// CHECK-NOT: arith.remui %[[ROW]],
-// CHECK-NOT: arith.divui %[[ROW]],
-// CHECK-NOT: arith.remui %[[NH]],
+// CHECK-NEXT: %[[P:.*]] = arith.muli %[[ROW]], %[[MAGIC]] : index
+// CHECK-NEXT: %[[NH:.*]] = arith.shrui %[[P]], %[[C35]] : index
+// CHECK-NEXT: %[[T:.*]] = arith.muli %[[NH]], %[[C7]] : index
+// CHECK-NEXT: arith.subi %[[ROW]], %[[T]] : index
+// CHECK-NEXT: %[[P2:.*]] = arith.muli %[[NH]], %[[MAGIC]] : index
+// CHECK-NEXT: %[[N:.*]] = arith.shrui %[[P2]], %[[C35]] : index
+// CHECK-NEXT: %[[T2:.*]] = arith.muli %[[N]], %[[C7]] : index
+// CHECK-NEXT: arith.subi %[[NH]], %[[T2]] : index
+// CHECK-NOT: arith.muli %[[ROW]], %[[MAGIC]]
+// CHECK-NOT: arith.muli %[[NH]], %[[MAGIC]]
+// CHECK-NOT: arith.divui
+// CHECK-NOT: arith.remui
 // CHECK: arith.addf {{.*}} : vector<8xf32>
 // CHECK: arith.addf {{.*}} : vector<8xf32>
 // CHECK: return

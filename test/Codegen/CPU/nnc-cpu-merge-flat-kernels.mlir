@@ -43,6 +43,22 @@
 // CHECK: %[[VIEW10:.*]] = memref.reinterpret_cast %[[LARGE]]
 // CHECK-NEXT: %[[R1:.*]] = arith.constant 96 : index
 // CHECK-NEXT: call @nnc_kernel_10(%[[VIEW10]], %[[R1]]) : (memref<512xf32>, index) -> ()
+// A buffer viewed at a dynamic size whose view is only accessed element by
+// element (a split K's partial sums, a slice each) is flat: kernels whose
+// slices differ in size merge, the size an argument.
+// CHECK-NEXT: %[[Z0:.*]] = arith.constant 256 : index
+// CHECK-NEXT: call @nnc_kernel_12(%[[SMALL]], %[[Z0]]) : (memref<512xf32>, index) -> ()
+// CHECK: %[[VIEW12:.*]] = memref.reinterpret_cast %[[LARGE]]
+// CHECK-NEXT: %[[Z1:.*]] = arith.constant 2304 : index
+// CHECK-NEXT: call @nnc_kernel_12(%[[VIEW12]], %[[Z1]]) : (memref<512xf32>, index) -> ()
+// Kernels that differ in 13 constants take 13 arguments merged: more than
+// nnc-cpu-merge-kernels allows, as a contraction kernel's divisions,
+// blocks and prefetches make them.
+// CHECK-NEXT: arith.constant 1 : index
+// CHECK-COUNT-12: arith.constant
+// CHECK-NEXT: call @nnc_kernel_14(%[[SMALL]], %{{.*}}) : (memref<512xf32>, index, index, index, index, index, index, index, index, index, index, index, index, index) -> ()
+// CHECK-COUNT-13: arith.constant
+// CHECK-NEXT: call @nnc_kernel_14(%[[SMALL]], %{{.*}}) : (memref<512xf32>, index, index, index, index, index, index, index, index, index, index, index, index, index) -> ()
 
 // CHECK: func.func private @nnc_kernel_0(%[[A:.*]]: memref<512xf32>, %[[N:.*]]: index, %[[S:.*]]: index)
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
@@ -73,6 +89,11 @@
 // CHECK-NEXT: %[[AT2:.*]] = arith.addi %[[J]], %[[ROW2]] : index
 // CHECK-NEXT: memref.load %[[B]][%[[AT2]]]
 // CHECK-NOT: @nnc_kernel_11(
+// CHECK: func.func private @nnc_kernel_12(%[[PARTIAL:.*]]: memref<512xf32>, %[[SIZE:.*]]: index)
+// CHECK: memref.reinterpret_cast %[[PARTIAL]] to offset: [%{{.*}}], sizes: [%[[SIZE]]], strides: [1]
+// CHECK-NOT: @nnc_kernel_13(
+// CHECK: func.func private @nnc_kernel_14(
+// CHECK-NOT: @nnc_kernel_15(
 
 func.func @entry(%small: memref<512xf32>, %large: memref<4608xf32>, %row: memref<64xf32>, %col: memref<192xf32>) {
   call @nnc_kernel_0(%small) : (memref<512xf32>) -> ()
@@ -87,6 +108,10 @@ func.func @entry(%small: memref<512xf32>, %large: memref<4608xf32>, %row: memref
   call @nnc_kernel_9(%row) : (memref<64xf32>) -> ()
   call @nnc_kernel_10(%small) : (memref<512xf32>) -> ()
   call @nnc_kernel_11(%large) : (memref<4608xf32>) -> ()
+  call @nnc_kernel_12(%small) : (memref<512xf32>) -> ()
+  call @nnc_kernel_13(%large) : (memref<4608xf32>) -> ()
+  call @nnc_kernel_14(%small) : (memref<512xf32>) -> ()
+  call @nnc_kernel_15(%small) : (memref<512xf32>) -> ()
   return
 }
 
@@ -267,5 +292,93 @@ func.func private @nnc_kernel_11(%a: memref<4608xf32>) attributes {llvm.bareptr,
     %s2 = arith.addf %s1, %x2 : f32
     memref.store %s2, %a[%j] : memref<4608xf32>
   }
+  return
+}
+
+// Doubles the first element of the second of two slices: of 256 elements,
+// then of 2304.
+func.func private @nnc_kernel_12(%p: memref<512xf32>) attributes {llvm.bareptr, passthrough = ["noinline", "nnc-contraction"]} {
+  %zero = arith.constant 0 : index
+  %size = arith.constant 256 : index
+  %two = arith.constant 2.0 : f32
+  %slice = memref.reinterpret_cast %p to offset: [%size], sizes: [%size], strides: [1] : memref<512xf32> to memref<?xf32, strided<[1], offset: ?>>
+  %x = memref.load %slice[%zero] : memref<?xf32, strided<[1], offset: ?>>
+  %y = arith.mulf %x, %two : f32
+  memref.store %y, %slice[%zero] : memref<?xf32, strided<[1], offset: ?>>
+  return
+}
+
+func.func private @nnc_kernel_13(%p: memref<4608xf32>) attributes {llvm.bareptr, passthrough = ["noinline", "nnc-contraction"]} {
+  %zero = arith.constant 0 : index
+  %size = arith.constant 2304 : index
+  %two = arith.constant 2.0 : f32
+  %slice = memref.reinterpret_cast %p to offset: [%size], sizes: [%size], strides: [1] : memref<4608xf32> to memref<?xf32, strided<[1], offset: ?>>
+  %x = memref.load %slice[%zero] : memref<?xf32, strided<[1], offset: ?>>
+  %y = arith.mulf %x, %two : f32
+  memref.store %y, %slice[%zero] : memref<?xf32, strided<[1], offset: ?>>
+  return
+}
+
+// Zeroes 13 elements: 1 to 13, then 14 to 26 (no column of values a
+// multiple of another).
+func.func private @nnc_kernel_14(%a: memref<512xf32>) attributes {llvm.bareptr, passthrough = ["noinline", "nnc-contraction"]} {
+  %zero = arith.constant 0.0 : f32
+  %i1 = arith.constant 1 : index
+  %i2 = arith.constant 2 : index
+  %i3 = arith.constant 3 : index
+  %i4 = arith.constant 4 : index
+  %i5 = arith.constant 5 : index
+  %i6 = arith.constant 6 : index
+  %i7 = arith.constant 7 : index
+  %i8 = arith.constant 8 : index
+  %i9 = arith.constant 9 : index
+  %i10 = arith.constant 10 : index
+  %i11 = arith.constant 11 : index
+  %i12 = arith.constant 12 : index
+  %i13 = arith.constant 13 : index
+  memref.store %zero, %a[%i1] : memref<512xf32>
+  memref.store %zero, %a[%i2] : memref<512xf32>
+  memref.store %zero, %a[%i3] : memref<512xf32>
+  memref.store %zero, %a[%i4] : memref<512xf32>
+  memref.store %zero, %a[%i5] : memref<512xf32>
+  memref.store %zero, %a[%i6] : memref<512xf32>
+  memref.store %zero, %a[%i7] : memref<512xf32>
+  memref.store %zero, %a[%i8] : memref<512xf32>
+  memref.store %zero, %a[%i9] : memref<512xf32>
+  memref.store %zero, %a[%i10] : memref<512xf32>
+  memref.store %zero, %a[%i11] : memref<512xf32>
+  memref.store %zero, %a[%i12] : memref<512xf32>
+  memref.store %zero, %a[%i13] : memref<512xf32>
+  return
+}
+
+func.func private @nnc_kernel_15(%a: memref<512xf32>) attributes {llvm.bareptr, passthrough = ["noinline", "nnc-contraction"]} {
+  %zero = arith.constant 0.0 : f32
+  %i1 = arith.constant 14 : index
+  %i2 = arith.constant 15 : index
+  %i3 = arith.constant 16 : index
+  %i4 = arith.constant 17 : index
+  %i5 = arith.constant 18 : index
+  %i6 = arith.constant 19 : index
+  %i7 = arith.constant 20 : index
+  %i8 = arith.constant 21 : index
+  %i9 = arith.constant 22 : index
+  %i10 = arith.constant 23 : index
+  %i11 = arith.constant 24 : index
+  %i12 = arith.constant 25 : index
+  %i13 = arith.constant 26 : index
+  memref.store %zero, %a[%i1] : memref<512xf32>
+  memref.store %zero, %a[%i2] : memref<512xf32>
+  memref.store %zero, %a[%i3] : memref<512xf32>
+  memref.store %zero, %a[%i4] : memref<512xf32>
+  memref.store %zero, %a[%i5] : memref<512xf32>
+  memref.store %zero, %a[%i6] : memref<512xf32>
+  memref.store %zero, %a[%i7] : memref<512xf32>
+  memref.store %zero, %a[%i8] : memref<512xf32>
+  memref.store %zero, %a[%i9] : memref<512xf32>
+  memref.store %zero, %a[%i10] : memref<512xf32>
+  memref.store %zero, %a[%i11] : memref<512xf32>
+  memref.store %zero, %a[%i12] : memref<512xf32>
+  memref.store %zero, %a[%i13] : memref<512xf32>
   return
 }

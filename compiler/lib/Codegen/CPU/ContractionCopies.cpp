@@ -251,13 +251,15 @@ void Emitter::packAPanelFromRows(Value ir, Value aK) {
 
 /// Slice `s` of `partial`: a dense copy of C.
 Value Emitter::sliceView(Value partial, Value s) {
+  // Of a dynamic size: the kernel addresses its elements itself, and
+  // kernels whose slices differ in size alone merge.
   int64_t size = c.m() * c.n();
   auto type = MemRefType::get(
-      {size}, f32,
+      {ShapedType::kDynamic}, f32,
       StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}));
   return memref::ReinterpretCastOp::create(
       b, loc, type, partial, OpFoldResult(mul(s, size)),
-      ArrayRef<OpFoldResult>{b.getIndexAttr(size)},
+      ArrayRef<OpFoldResult>{idx(size)},
       ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
 }
 

@@ -30,6 +30,25 @@ using namespace mlir;
 using namespace nnc::cpu;
 using namespace nnc::cpu::emit;
 
+std::pair<Value, Value> Emitter::divRem(Value n, int64_t d) {
+  if (!smallIndices || d >= (int64_t(1) << 30))
+    return {arith::DivUIOp::create(b, loc, n, idx(d)),
+            arith::RemUIOp::create(b, loc, n, idx(d))};
+  // q = floor(n * ceil(2^s / d) / 2^s) with s = 32 + ceil(log2 d): the
+  // multiplier exceeds 2^s / d by e < d, which adds n * e / 2^s < 1 / d
+  // to n / d for n < 2^32, so that the floor is the quotient's; the
+  // product stays below 2^64 for n < 2^31 (the multiplier is at most
+  // 2^33).
+  unsigned shift = 32 + llvm::Log2_64_Ceil(uint64_t(d));
+  uint64_t multiplier = ((uint64_t(1) << shift) + d - 1) / uint64_t(d);
+  Value q = arith::ShRUIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, n, idx(int64_t(multiplier))),
+      idx(shift));
+  Value r = arith::SubIOp::create(b, loc, n,
+                                  arith::MulIOp::create(b, loc, q, idx(d)));
+  return {q, r};
+}
+
 //===----------------------------------------------------------------------===//
 // The micro-kernel's K loops
 //===----------------------------------------------------------------------===//
@@ -202,8 +221,7 @@ Emitter::spreadPrefetches(int64_t lines, Value flat, bool write, int locality,
   return [=](Value g) {
     for (int64_t i = 0; i < perGroup; ++i) {
       Value slot = add(mul(g, perGroup), idx(i));
-      Value line = arith::DivUIOp::create(b, loc, mul(slot, lines),
-                                          idx(groups * perGroup));
+      Value line = divui(mul(slot, lines), groups * perGroup);
       memref::PrefetchOp::create(b, loc, flat, at(line), write, locality,
                                  /*isDataCache=*/true);
     }
@@ -224,8 +242,7 @@ std::function<void(Value)> Emitter::nextBlockPrefetches(Value ir, Value bCol,
   Value delta = arith::SelectOp::create(
       b, loc, last, idx(-(numBlocks - 1) * chunk), idx(chunk));
   // Tile t of the C block takes the t-th share of the lines.
-  Value tile = arith::RemUIOp::create(
-      b, loc, arith::DivUIOp::create(b, loc, ir, idx(p.mr)), idx(p.mc / p.mr));
+  Value tile = remui(divui(ir, p.mr), p.mc / p.mr);
   Value share = add(add(bCol, delta), mul(tile, p.nextBLines * kLineFloats));
   return spreadPrefetches(
       p.nextBLines, bFlat, /*write=*/false, /*locality=*/2,
@@ -248,17 +265,14 @@ std::function<void(Value)> Emitter::nextTilePrefetches(Value ir, Value jr,
   const int64_t total = p.mr * rowLines;
   // The tile's calls, one per panel of the block, share the lines.
   const int64_t share = (total + panels - 1) / panels;
-  Value panel = arith::RemUIOp::create(
-      b, loc, arith::DivUIOp::create(b, loc, jr, idx(p.nr)), idx(panels));
+  Value panel = remui(divui(jr, p.nr), panels);
   Value first = mul(panel, share);
   Value next = add(ir, idx(p.mr));
   return spreadPrefetches(
       share, aFlat, /*write=*/false, /*locality=*/2, [=](Value line) {
         line = minI(add(first, line), idx(total - 1));
-        Value row =
-            minI(add(next, arith::DivUIOp::create(b, loc, line, idx(rowLines))),
-                 idx(c.m() - 1));
-        Value col = arith::RemUIOp::create(b, loc, line, idx(rowLines));
+        auto [rowInTile, col] = divRem(line, rowLines);
+        Value row = minI(add(next, rowInTile), idx(c.m() - 1));
         return add(add(rowAddress(c.a, row), aK), mul(col, kLineFloats));
       });
 }
@@ -272,12 +286,9 @@ std::function<void(Value)> Emitter::tileCPrefetches(Value ir, Value jr,
   const int64_t rowLines = nv * p.lanes / kLineFloats;
   return spreadPrefetches(
       p.mr * rowLines, cFlat, /*write=*/true, /*locality=*/3, [=](Value line) {
-        Value row =
-            minI(add(ir, arith::DivUIOp::create(b, loc, line, idx(rowLines))),
-                 idx(c.m() - 1));
-        Value col =
-            add(jr, mul(arith::RemUIOp::create(b, loc, line, idx(rowLines)),
-                        kLineFloats));
+        auto [rowInTile, lineInRow] = divRem(line, rowLines);
+        Value row = minI(add(ir, rowInTile), idx(c.m() - 1));
+        Value col = add(jr, mul(lineInRow, kLineFloats));
         return address(c.c, row, col);
       });
 }
@@ -324,6 +335,9 @@ void Emitter::outerProductTile(Value ir, Value jr, Value width, Value mEnd,
   // kernel's K order: the group's index is that offset over a group's.
   const int64_t groupStride = p.unroll * bAccess.coef[c.kDims.back()];
   auto prefetchNext = [&](Value bk) {
+    // In the micro-kernel's loop, a division by the constant, not divRem's
+    // multiplication: for a packed panel's power of two, LLVM makes it one
+    // shift.
     Value g = arith::DivUIOp::create(b, loc, bk, idx(groupStride));
     for (auto *hook : {&nextBlock, &nextTile, &tileC})
       if (*hook)
@@ -550,10 +564,9 @@ void Emitter::emitBlocks(Value partial) {
           };
           // The tile from ir's place in the block's copy of A.
           auto inCopy = [&](Value ir) {
-            aTileOffset = mul(
-                arith::DivUIOp::create(
-                    b, loc, arith::SubIOp::create(b, loc, ir, m0), idx(p.mr)),
-                aTileStride);
+            aTileOffset =
+                mul(divui(arith::SubIOp::create(b, loc, ir, m0), p.mr),
+                    aTileStride);
           };
           if (p.blockA) {
             rows([&](Value ir) {

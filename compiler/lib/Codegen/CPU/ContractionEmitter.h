@@ -72,6 +72,9 @@ struct Emitter {
   OpBuilder constants;
   DenseMap<int64_t, Value> indexConstants;
   Value zeroVector;
+  /// Every index the code divides is below 2^31 (divRem): no buffer,
+  /// packed copy or C holds 2^30 elements.
+  bool smallIndices = false;
 
   Emitter(OpBuilder &b, const Contraction &c, const GemmPlan &p,
           const Epilogue *epi)
@@ -81,6 +84,14 @@ struct Emitter {
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     indexConstants[0] = zero;
     constants.setInsertionPoint(zero.getDefiningOp());
+    int64_t largest = std::max(
+        {c.a.span, c.b.span, c.c.span, (c.n() + p.nr) * c.k(), c.m() * c.n()});
+    if (epi) {
+      for (const LinearAccess &input : epi->inputs)
+        largest = std::max(largest, input.span);
+      largest = std::max(largest, epi->dest.span);
+    }
+    smallIndices = largest < (int64_t(1) << 30);
     // Tiles start at multiples of mr when the blocks do.
     if (p.mc % p.mr == 0) {
       SmallVector<LinearAccess> epilogueAccesses;
@@ -135,6 +146,18 @@ struct Emitter {
     return arith::MulIOp::create(b, loc, x, idx(k));
   }
   Value minI(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+
+  /// n / d and n mod d (d > 0, n >= 0). With small indices, the quotient
+  /// is a multiplication and a shift, the remainder n minus its product
+  /// with d: the divisor's constants are then operands that
+  /// nnc-cpu-merge-flat-kernels can make arguments, where a division's
+  /// divisor must stay a constant, so that kernels that split rows by
+  /// different image sizes, or schedule prefetches by different block
+  /// sizes, merge. LLVM turns a division by a constant into such a
+  /// multiplication and shift anyway.
+  std::pair<Value, Value> divRem(Value n, int64_t d);
+  Value divui(Value n, int64_t d) { return divRem(n, d).first; }
+  Value remui(Value n, int64_t d) { return divRem(n, d).second; }
   Value lt(Value x, Value y) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
   }
@@ -164,11 +187,8 @@ struct Emitter {
     Value rest = flat;
     for (unsigned i = dims.size(); i-- > 0;) {
       result[i] = rest;
-      if (i > 0) {
-        Value size = idx(c.sizes[dims[i]]);
-        result[i] = arith::RemUIOp::create(b, loc, rest, size);
-        rest = arith::DivUIOp::create(b, loc, rest, size);
-      }
+      if (i > 0)
+        std::tie(rest, result[i]) = divRem(rest, c.sizes[dims[i]]);
     }
     return result;
   }
@@ -188,7 +208,14 @@ struct Emitter {
   /// one dimension): what is derived from the row goes right after it.
   Value afterIndices(Value m) {
     ArrayRef<Value> index = indices(c.mDims, m);
-    return index.size() > 1 ? index[0] : m;
+    if (index.size() < 2)
+      return m;
+    // The remainders come after the quotient they are computed from.
+    Value last = index[0];
+    for (Value i : index.drop_front())
+      if (last.getDefiningOp()->isBeforeInBlock(i.getDefiningOp()))
+        last = i;
+    return last;
   }
 
   /// The contribution of the M dimensions at flattened row `m` to an

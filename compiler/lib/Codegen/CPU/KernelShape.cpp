@@ -230,16 +230,16 @@ struct KernelShapeInfo : DenseMapInfo<const KernelShape *> {
 };
 
 /// Splits `group`, kernels of one shape, into groups that each take at most
-/// kMaxParameters arguments merged: each one the first kernel left and
+/// `limit` arguments merged: each one the first kernel left and
 /// every other kernel left that keeps it within the bound.
-void splitGroup(ArrayRef<KernelShape *> group,
+void splitGroup(ArrayRef<KernelShape *> group, unsigned limit,
                 SmallVectorImpl<SmallVector<KernelShape *>> &parts) {
   SmallVector<KernelShape *> left(group);
   while (left.size() > 1) {
     SmallVector<KernelShape *> part = {left.front()}, rest;
     for (KernelShape *shape : llvm::drop_begin(left)) {
       part.push_back(shape);
-      if (columnsOf(part).numArguments() > kMaxParameters) {
+      if (columnsOf(part).numArguments() > limit) {
         part.pop_back();
         rest.push_back(shape);
       }
@@ -264,6 +264,6 @@ KernelGroups nnc::cpu::groupKernels(MLIRContext *context,
   for (std::optional<KernelShape> &shape : result.shapes)
     shapes[&*shape].push_back(&*shape);
   for (auto &[key, group] : shapes)
-    splitGroup(group, result.groups);
+    splitGroup(group, policy.maxParameters(), result.groups);
   return result;
 }

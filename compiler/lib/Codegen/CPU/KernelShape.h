@@ -5,7 +5,7 @@
 // their lowering) share: a kernel's shape, which two kernels have when they
 // compute the same thing but for the values some uses of constants read,
 // the grouping of kernels of one shape into merges of at most
-// kMaxParameters arguments (a constant that is a multiple of another takes
+// maxParameters arguments (a constant that is a multiple of another takes
 // none), and the rewrite of a group's first kernel to read its arguments
 // instead. Which constants and which uses may become arguments is each
 // pass's (KernelPolicy), and so is how a function takes arguments and is
@@ -50,6 +50,8 @@ public:
                                int64_t factor) const = 0;
   /// The type the kernel's argument of type `type` counts as.
   virtual mlir::Type argumentType(mlir::Type type) const { return type; }
+  /// The most arguments a merged kernel takes for constants.
+  virtual unsigned maxParameters() const { return kMaxParameters; }
   /// The function's properties that are no part of its shape (beyond its
   /// name).
   virtual llvm::ArrayRef<llvm::StringRef> ignoredProperties() const {
@@ -153,8 +155,8 @@ void bindParameters(
 /// `kernels`' shapes, computed in parallel (reading a kernel's shape only
 /// reads the kernel), and the groups of them to merge: kernels of one
 /// shape, each group the first kernel left and every other kernel left
-/// that keeps it within kMaxParameters arguments. A shape that no other
-/// kernel has is in no group.
+/// that keeps it within the policy's maxParameters arguments. A shape that no
+/// other kernel has is in no group.
 struct KernelGroups {
   std::vector<std::optional<KernelShape>> shapes;
   llvm::SmallVector<llvm::SmallVector<KernelShape *>> groups;
