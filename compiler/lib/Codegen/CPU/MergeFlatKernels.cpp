@@ -10,10 +10,10 @@
 // that differ in their constants and in the sizes of their buffers alone
 // compute the same thing given the same constants. It runs once, after
 // nnc-cpu-flatten-kernel-buffers, on every kernel: Inception-v3's 149
-// contraction kernels are 61 to lower, its other kernels 131 (the
-// contraction kernels divide by multiplying, so that their divisors are
-// no divisors here: 86, then 79 once nnc-cpu-merge-kernels had merged the
-// rest, when they divided). Run on the contraction
+// contraction kernels are 51 to lower, its other kernels 129 (86, then 79
+// once nnc-cpu-merge-kernels had merged the rest, before the contraction
+// kernels divided by multiplying and added offsets of 0, and before K
+// slices' views and 32 arguments were allowed here). Run on the contraction
 // kernels as soon as outlined too, it merged fewer: their scf.forall's
 // bounds (the number of C blocks) are attributes, made constants only by
 // scf-forall-to-parallel, and the groups it made took arguments that the
@@ -133,8 +133,8 @@ public:
   /// divisions (a multiplier, a shift and the divisor each), blocks,
   /// prefetch schedules and strides make many, and the arguments past the
   /// sixth, on the stack, are read once per call of a kernel that runs for
-  /// a millisecond. Inception-v3's contraction kernels: 72 within 12, 61
-  /// within 32 (none of its groups needs more than 24).
+  /// a millisecond. Inception-v3's contraction kernels were 72 within 12,
+  /// 61 within 32 (none of its groups needed more than 24).
   unsigned maxParameters() const override { return 32; }
   /// The argument types are the entry block's.
   ArrayRef<StringRef> ignoredProperties() const override { return names; }
