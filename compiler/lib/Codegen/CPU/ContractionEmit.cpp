@@ -30,10 +30,13 @@ using namespace mlir;
 using namespace nnc::cpu;
 using namespace nnc::cpu::emit;
 
-std::pair<Value, Value> Emitter::divRem(Value n, int64_t d) {
-  if (!smallIndices || d >= (int64_t(1) << 30))
-    return {arith::DivUIOp::create(b, loc, n, idx(d)),
-            arith::RemUIOp::create(b, loc, n, idx(d))};
+bool Emitter::dividesByMultiplying(int64_t d) const {
+  return smallIndices && d < (int64_t(1) << 30);
+}
+
+Value Emitter::divui(Value n, int64_t d) {
+  if (!dividesByMultiplying(d))
+    return arith::DivUIOp::create(b, loc, n, idx(d));
   // q = floor(n * ceil(2^s / d) / 2^s) with s = 32 + ceil(log2 d): the
   // multiplier exceeds 2^s / d by e < d, which adds n * e / 2^s < 1 / d
   // to n / d for n < 2^32, so that the floor is the quotient's; the
@@ -41,12 +44,17 @@ std::pair<Value, Value> Emitter::divRem(Value n, int64_t d) {
   // 2^33).
   unsigned shift = 32 + llvm::Log2_64_Ceil(uint64_t(d));
   uint64_t multiplier = ((uint64_t(1) << shift) + d - 1) / uint64_t(d);
-  Value q = arith::ShRUIOp::create(
+  return arith::ShRUIOp::create(
       b, loc, arith::MulIOp::create(b, loc, n, idx(int64_t(multiplier))),
       idx(shift));
-  Value r = arith::SubIOp::create(b, loc, n,
-                                  arith::MulIOp::create(b, loc, q, idx(d)));
-  return {q, r};
+}
+
+std::pair<Value, Value> Emitter::divRem(Value n, int64_t d) {
+  Value q = divui(n, d);
+  if (!dividesByMultiplying(d))
+    return {q, arith::RemUIOp::create(b, loc, n, idx(d))};
+  return {q, arith::SubIOp::create(b, loc, n,
+                                   arith::MulIOp::create(b, loc, q, idx(d)))};
 }
 
 //===----------------------------------------------------------------------===//

@@ -152,17 +152,23 @@ struct Emitter {
   }
   Value minI(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
 
-  /// n / d and n mod d (d > 0, n >= 0). With small indices, the quotient
-  /// is a multiplication and a shift, the remainder n minus its product
-  /// with d: the divisor's constants are then operands that
+  /// n / d (d > 0, n >= 0), and with divRem n mod d too, the remainder
+  /// made after the quotient. With small indices, the quotient is a
+  /// multiplication and a shift, the remainder n minus its product with d:
+  /// the divisor's constants are then operands that
   /// nnc-cpu-merge-flat-kernels can make arguments, where a division's
   /// divisor must stay a constant, so that kernels that split rows by
   /// different image sizes, or schedule prefetches by different block
   /// sizes, merge. LLVM turns a division by a constant into such a
   /// multiplication and shift anyway.
+  Value divui(Value n, int64_t d);
   std::pair<Value, Value> divRem(Value n, int64_t d);
-  Value divui(Value n, int64_t d) { return divRem(n, d).first; }
-  Value remui(Value n, int64_t d) { return divRem(n, d).second; }
+  Value remui(Value n, int64_t d) {
+    if (!dividesByMultiplying(d))
+      return arith::RemUIOp::create(b, loc, n, idx(d));
+    return divRem(n, d).second;
+  }
+  bool dividesByMultiplying(int64_t d) const;
   Value lt(Value x, Value y) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
   }
@@ -213,14 +219,9 @@ struct Emitter {
   /// one dimension): what is derived from the row goes right after it.
   Value afterIndices(Value m) {
     ArrayRef<Value> index = indices(c.mDims, m);
-    if (index.size() < 2)
-      return m;
-    // The remainders come after the quotient they are computed from.
-    Value last = index[0];
-    for (Value i : index.drop_front())
-      if (last.getDefiningOp()->isBeforeInBlock(i.getDefiningOp()))
-        last = i;
-    return last;
+    // The outermost division's remainder, made after its quotient
+    // (divRem), is the last.
+    return index.size() > 1 ? index[1] : m;
   }
 
   /// The contribution of the M dimensions at flattened row `m` to an
