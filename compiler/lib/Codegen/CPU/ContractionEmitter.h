@@ -55,13 +55,14 @@ struct Emitter {
   Value slice;
   /// Rows per group in one line of every access (lineGroup), or 0; the
   /// rows of such groups (tileRows), each as its group's first row and its
-  /// offset from it; and the first rows' frozen parts per access strides.
+  /// offset from it; and the first rows' frozen parts per buffer and
+  /// access strides (rowPart).
   int64_t rowGroup = 0;
   DenseMap<Value, std::pair<Value, int64_t>> rowInLine;
-  DenseMap<std::pair<ArrayRef<int64_t>, Value>, Value> firstRowAddress;
+  DenseMap<std::tuple<Value, ArrayRef<int64_t>, Value>, Value> firstRowAddress;
   /// The contribution of the M dimensions at a row, without an offset, per
-  /// access strides (rowPart).
-  DenseMap<std::pair<ArrayRef<int64_t>, Value>, Value> rowParts;
+  /// buffer and access strides (rowPart).
+  DenseMap<std::tuple<Value, ArrayRef<int64_t>, Value>, Value> rowParts;
   /// The index of each of `dims` (c.mDims or c.nDims) at a flattened index,
   /// computed once, where the flattened index is defined (indices).
   DenseMap<std::pair<const unsigned *, Value>, SmallVector<Value>> split;
@@ -224,15 +225,26 @@ struct Emitter {
     return index.size() > 1 ? index[1] : m;
   }
 
-  /// The contribution of the M dimensions at flattened row `m` to an
-  /// access with strides `coef`, without its offset. It is computed once
-  /// per row and strides, right after the row's indices, and shared by
-  /// every access with those strides: the operands of an epilogue are
-  /// mostly views of one buffer or buffers of one shape (Inception-v3's
-  /// average-pool gradients read nine windows of one padded buffer), and
-  /// each computed its own, for its loads and again for its prefetches.
-  Value rowPart(ArrayRef<int64_t> coef, Value m) {
-    Value &part = rowParts[{coef, m}];
+  /// What accesses share their row parts by: the buffer they view, when
+  /// they have one. Not their strides alone: two buffers have the same
+  /// strides in one kernel (both unpadded) and different ones in another
+  /// that is otherwise the same (one of them padded), and the kernels then
+  /// differed in their code, not only in their constants, and did not
+  /// merge.
+  static Value sharingRoot(const LinearAccess &access) {
+    return access.buffer ? bufferRoot(access.buffer) : Value();
+  }
+
+  /// The contribution of the M dimensions at flattened row `m` to
+  /// `access`, without its offset. It is computed once per row, buffer and
+  /// strides, right after the row's indices, and shared by every access
+  /// of that buffer with those strides: the operands of an epilogue are
+  /// mostly views of one buffer (Inception-v3's average-pool gradients
+  /// read nine windows of one padded buffer), and each computed its own,
+  /// for its loads and again for its prefetches.
+  Value rowPart(const LinearAccess &access, Value m) {
+    ArrayRef<int64_t> coef = access.coef;
+    Value &part = rowParts[{sharingRoot(access), coef, m}];
     if (!part) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointAfterValue(afterIndices(m));
@@ -251,11 +263,11 @@ struct Emitter {
   Value rowAddress(const LinearAccess &access, Value m) {
     auto it = rowInLine.find(m);
     if (it == rowInLine.end())
-      return add(rowPart(access.coef, m), idx(access.offset));
+      return add(rowPart(access, m), idx(access.offset));
     auto [first, r] = it->second;
-    Value &base = firstRowAddress[{access.coef, first}];
+    Value &base = firstRowAddress[{sharingRoot(access), access.coef, first}];
     if (!base) {
-      Value part = rowPart(access.coef, first);
+      Value part = rowPart(access, first);
       OpBuilder::InsertionGuard guard(b);
       // After the part, or after the row's indices when the access does
       // not vary along M (its part is the constant 0).
