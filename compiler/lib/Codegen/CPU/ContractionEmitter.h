@@ -55,14 +55,16 @@ struct Emitter {
   Value slice;
   /// Rows per group in one line of every access (lineGroup), or 0; the
   /// rows of such groups (tileRows), each as its group's first row and its
-  /// offset from it; and the first rows' frozen parts per buffer and
+  /// offset from it; and the first rows' frozen parts per buffer, role and
   /// access strides (rowPart).
   int64_t rowGroup = 0;
   DenseMap<Value, std::pair<Value, int64_t>> rowInLine;
-  DenseMap<std::tuple<Value, ArrayRef<int64_t>, Value>, Value> firstRowAddress;
+  DenseMap<std::tuple<Value, unsigned, ArrayRef<int64_t>, Value>, Value>
+      firstRowAddress;
   /// The contribution of the M dimensions at a row, without an offset, per
-  /// buffer and access strides (rowPart).
-  DenseMap<std::tuple<Value, ArrayRef<int64_t>, Value>, Value> rowParts;
+  /// buffer, role and access strides (rowPart).
+  DenseMap<std::tuple<Value, unsigned, ArrayRef<int64_t>, Value>, Value>
+      rowParts;
   /// The index of each of `dims` (c.mDims or c.nDims) at a flattened index,
   /// computed once, where the flattened index is defined (indices).
   DenseMap<std::pair<const unsigned *, Value>, SmallVector<Value>> split;
@@ -226,25 +228,33 @@ struct Emitter {
   }
 
   /// What accesses share their row parts by: the buffer they view, when
-  /// they have one. Not their strides alone: two buffers have the same
+  /// they have one, and their role (A, B, C, the epilogue's output, or
+  /// another operand). Not their strides alone: two operands have the same
   /// strides in one kernel (both unpadded) and different ones in another
   /// that is otherwise the same (one of them padded), and the kernels then
   /// differed in their code, not only in their constants, and did not
-  /// merge.
-  static Value sharingRoot(const LinearAccess &access) {
-    return access.buffer ? bufferRoot(access.buffer) : Value();
+  /// merge. An epilogue's operands that view one buffer (an average
+  /// pool's windows) have one role, and share.
+  std::pair<Value, unsigned> sharing(const LinearAccess &access) const {
+    unsigned role = &access == &c.a                ? 0
+                    : &access == &c.b              ? 1
+                    : &access == &c.c              ? 2
+                    : epi && &access == &epi->dest ? 3
+                                                   : 4;
+    return {access.buffer ? bufferRoot(access.buffer) : Value(), role};
   }
 
   /// The contribution of the M dimensions at flattened row `m` to
-  /// `access`, without its offset. It is computed once per row, buffer and
-  /// strides, right after the row's indices, and shared by every access
-  /// of that buffer with those strides: the operands of an epilogue are
-  /// mostly views of one buffer (Inception-v3's average-pool gradients
+  /// `access`, without its offset. It is computed once per row, sharing
+  /// key and strides, right after the row's indices, and shared by every
+  /// access with that key and those strides: the operands of an epilogue
+  /// are mostly views of one buffer (Inception-v3's average-pool gradients
   /// read nine windows of one padded buffer), and each computed its own,
   /// for its loads and again for its prefetches.
   Value rowPart(const LinearAccess &access, Value m) {
     ArrayRef<int64_t> coef = access.coef;
-    Value &part = rowParts[{sharingRoot(access), coef, m}];
+    auto [root, role] = sharing(access);
+    Value &part = rowParts[{root, role, coef, m}];
     if (!part) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointAfterValue(afterIndices(m));
@@ -265,7 +275,8 @@ struct Emitter {
     if (it == rowInLine.end())
       return add(rowPart(access, m), idx(access.offset));
     auto [first, r] = it->second;
-    Value &base = firstRowAddress[{sharingRoot(access), access.coef, first}];
+    auto [root, role] = sharing(access);
+    Value &base = firstRowAddress[{root, role, access.coef, first}];
     if (!base) {
       Value part = rowPart(access, first);
       OpBuilder::InsertionGuard guard(b);
